@@ -1,0 +1,5 @@
+"""Python client for tinykv."""
+
+from .client import Client, ProtocolError
+
+__all__ = ["Client", "ProtocolError"]

@@ -1,0 +1,106 @@
+// Package server answers tinykv protocol requests.
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"example.com/tinykv/internal/proto"
+	"example.com/tinykv/store"
+)
+
+// Server serves one store.
+type Server struct {
+	Store *store.Store
+}
+
+// Handle answers one request line.
+func (srv *Server) Handle(line string) string {
+	cmd, err := proto.Parse(line, 3)
+	if err != nil {
+		return "ERR " + err.Error()
+	}
+	switch cmd.Name {
+	case "SET":
+		if len(cmd.Args) != 2 {
+			return "ERR usage: SET key value"
+		}
+		srv.Store.Set(cmd.Args[0], cmd.Args[1])
+		return "OK"
+	case "SETEX":
+		return srv.setex(line)
+	case "TTL":
+		if len(cmd.Args) != 1 {
+			return "ERR usage: TTL key"
+		}
+		return formatTTL(srv.Store.TTL(cmd.Args[0]))
+	case "GET":
+		if len(cmd.Args) != 1 {
+			return "ERR usage: GET key"
+		}
+		if v, ok := srv.Store.Get(cmd.Args[0]); ok {
+			return "VALUE " + v
+		}
+		return "NIL"
+	case "DEL":
+		if len(cmd.Args) != 1 {
+			return "ERR usage: DEL key"
+		}
+		if srv.Store.Delete(cmd.Args[0]) {
+			return "1"
+		}
+		return "0"
+	case "KEYS":
+		return strings.TrimSpace("KEYS " + strings.Join(srv.Store.Keys(), " "))
+	}
+	return fmt.Sprintf("ERR unknown command %q", cmd.Name)
+}
+
+// setex handles "SETEX key seconds value"; the value may contain spaces.
+func (srv *Server) setex(line string) string {
+	cmd, _ := proto.Parse(line, 4)
+	if len(cmd.Args) != 3 {
+		return "ERR usage: SETEX key seconds value"
+	}
+	secs, err := strconv.Atoi(cmd.Args[1])
+	if err != nil || secs <= 0 {
+		return "ERR invalid ttl"
+	}
+	if err := srv.Store.SetWithTTL(cmd.Args[0], cmd.Args[2], time.Duration(secs)*time.Second); err != nil {
+		return "ERR " + err.Error()
+	}
+	return "OK"
+}
+
+// formatTTL renders a TTL reply: whole seconds rounded up, or -1 and -2.
+func formatTTL(d time.Duration) string {
+	if d == store.NoExpiry || d == store.Missing {
+		return "TTL " + strconv.Itoa(int(d))
+	}
+	secs := (d + time.Second - 1) / time.Second
+	return "TTL " + strconv.Itoa(int(secs))
+}
+
+// Serve answers requests on every connection accepted from l until l is
+// closed.
+func (srv *Server) Serve(l net.Listener) error {
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			return err
+		}
+		go srv.serveConn(conn)
+	}
+}
+
+func (srv *Server) serveConn(conn net.Conn) {
+	defer conn.Close()
+	sc := bufio.NewScanner(conn)
+	for sc.Scan() {
+		fmt.Fprintln(conn, srv.Handle(sc.Text()))
+	}
+}
