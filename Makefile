@@ -1,0 +1,29 @@
+# lolbench: see README.md. Every target works offline on a fresh machine
+# with Go, git and a Docker engine.
+GO      ?= go
+BIN     := bin/lolbench
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+WORK    ?= work/demo
+
+.PHONY: build test bench demo lint docs
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
+
+test:
+	$(GO) test -count=1 ./...
+
+# Benchmarks run side by side in one go; compare runs with benchstat.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+demo: build
+	WORK=$(WORK) bash data/demo/demo.sh
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l cmd pipeline stages rules test); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+docs: build
+	$(BIN) rules doc > docs/rules.md
