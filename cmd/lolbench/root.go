@@ -29,7 +29,6 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 	})
 	root.AddCommand(
 		NewCmdVersion(f),
-		NewCmdLoc(f),
 		NewCmdEP(f),
 	)
 	return root
