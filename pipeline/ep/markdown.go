@@ -173,8 +173,9 @@ func mdInlineText(b *strings.Builder, n ast.Node, src []byte) {
 	}
 }
 
-// cleanTitle trims a title and turns control characters (a stray "\r", a
-// tab) into spaces so that one title prints as one line.
+// cleanTitle turns control characters (a stray "\r", a tab) into spaces
+// and collapses runs of white space, so that one title prints as one line
+// and compares equal however its source was wrapped or padded.
 func cleanTitle(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
@@ -182,7 +183,7 @@ func cleanTitle(s string) string {
 		}
 		return r
 	}, s)
-	return strings.TrimSpace(s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // frontMatter finds a YAML front matter block starting at off: a first line

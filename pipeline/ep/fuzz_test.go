@@ -1,0 +1,128 @@
+package ep
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// checkInvariants asserts what every consumer of a Document relies on:
+// ranges inside the source and well nested, headings in order on whole
+// lines, number paths consistent with levels and parents.
+func checkInvariants(t *testing.T, d *Document) {
+	t.Helper()
+	n := len(d.Source)
+	if d.Metadata == nil {
+		t.Errorf("Metadata is nil")
+	}
+	top := 0
+	for i, s := range d.Sections {
+		h := s.Heading
+		if h.Start < 0 || h.Start > h.End || h.End > n {
+			t.Fatalf("%s: heading %+v outside [0,%d]", s.ID, h, n)
+		}
+		if h.Start > 0 && d.Source[h.Start-1] != '\n' {
+			t.Errorf("%s: heading %+v does not start a line", s.ID, h)
+		}
+		if h.End < n && d.Source[h.End-1] != '\n' {
+			t.Errorf("%s: heading %+v does not end a line", s.ID, h)
+		}
+		if s.Own.Start != h.End || s.Subtree.Start != h.End {
+			t.Errorf("%s: own %+v / subtree %+v do not start at heading end %d", s.ID, s.Own, s.Subtree, h.End)
+		}
+		if s.Own.End < s.Own.Start || s.Subtree.End < s.Own.End || s.Subtree.End > n {
+			t.Fatalf("%s: own %+v not within subtree %+v within [0,%d]", s.ID, s.Own, s.Subtree, n)
+		}
+		wantOwnEnd := n
+		if i+1 < len(d.Sections) {
+			wantOwnEnd = d.Sections[i+1].Heading.Start
+		}
+		if s.Own.End != wantOwnEnd {
+			t.Errorf("%s: own ends at %d, want %d (next heading)", s.ID, s.Own.End, wantOwnEnd)
+		}
+		if first, last := d.LineAt(h.Start), d.LineAt(max(h.End-1, h.Start)); s.Line < first || s.Line > last {
+			t.Errorf("%s: line %d outside heading lines %d-%d", s.ID, s.Line, first, last)
+		}
+		if !utf8.ValidString(s.Title) || strings.IndexFunc(s.Title, unicode.IsControl) >= 0 {
+			t.Errorf("%s: title %q has control characters or bad UTF-8", s.ID, s.Title)
+		}
+		if s.Title != strings.TrimSpace(s.Title) {
+			t.Errorf("%s: title %q not trimmed", s.ID, s.Title)
+		}
+		if got := strings.Count(s.ID, ".") + 1; got != s.Level {
+			t.Errorf("%s: id has %d parts, level %d", s.ID, got, s.Level)
+		}
+		if d.Section(s.ID) != s {
+			t.Errorf("%s: Section(id) does not return the section", s.ID)
+		}
+		if s.Parent == nil {
+			top++
+			if s.Level != 1 || s.ID != strconv.Itoa(top) {
+				t.Errorf("%s: top-level section has level %d, want id %d", s.ID, s.Level, top)
+			}
+			continue
+		}
+		p := s.Parent
+		idx := -1
+		for k, c := range p.Children {
+			if c == s {
+				idx = k
+			}
+		}
+		if idx < 0 || s.ID != p.ID+"."+strconv.Itoa(idx+1) || s.Level != p.Level+1 {
+			t.Errorf("%s: inconsistent with parent %s (level %d, child %d)", s.ID, p.ID, p.Level, idx+1)
+		}
+		if !p.Subtree.Contains(s.Subtree) || !p.Subtree.Contains(s.Heading) {
+			t.Errorf("%s: subtree %+v not within parent %s subtree %+v", s.ID, s.Subtree, p.ID, p.Subtree)
+		}
+	}
+}
+
+func fuzzParse(t *testing.T, src []byte, format Format) {
+	d, err := Parse(src, format)
+	if !utf8.Valid(src) {
+		if err == nil {
+			t.Fatalf("invalid UTF-8 accepted")
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	checkInvariants(t, d)
+}
+
+func FuzzParseMarkdown(f *testing.F) {
+	for _, s := range []string{
+		"# A\n## B\ntext\n",
+		"Title\n=====\n\nSub\n---\n",
+		"---\ntitle: x\n---\n# A\n",
+		"```\n# no\n```\n<!--\n# no\n-->\n",
+		"> # q\n- # l\n    # code\n",
+		"# `code` *em* [l](u) &amp;\n",
+		"\ufeff# bom\r\n",
+		"#\n##\n###### six\n####### seven\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzParse(t, src, Markdown) })
+}
+
+func FuzzParseRST(f *testing.F) {
+	for _, s := range []string{
+		"PEP: 1\nTitle: T\n\nA\n=\n\nB\n-\n",
+		"=====\nOver\n=====\n\nUnder\n=====\n",
+		"Ex::\n\n    X\n    =\n\nY\n=\n",
+		".. note::\n\n   N\n   =\n\n..\n  c\n",
+		"----\n\n:f: v\n\n- b\n\n1. e\n===\n",
+		"=== ===\na   b\n=== ===\n\n+--+\n|a |\n+--+\n",
+		"``c`` *e* `t <u>`_ :r:`x` y_ [1]_\n==================================\n",
+		"A\n=\nB\n-\nC\n~\nD\n=\nE\n~\n",
+		"Title\n===\n  Inset\n\f\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzParse(t, src, RST) })
+}
