@@ -1,6 +1,7 @@
 package ep
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -21,13 +22,11 @@ import (
 //	\*                    -> *
 //
 // Markup without a matching end-string stays as written, as in docutils.
-// Titles longer than maxInlineTitle runes are only trimmed: the end-string
-// search is quadratic and no real title is that long.
+// The work is O(n log n) in the title length: end-strings and names are
+// indexed once, since a title line is as hostile as any other input.
 func rstPlain(s string) string {
-	rs := []rune(s)
-	if len(rs) > maxInlineTitle {
-		return cleanTitle(s)
-	}
+	in := newInliner([]rune(s))
+	rs := in.rs
 	var b strings.Builder
 	for i := 0; i < len(rs); {
 		if rs[i] == '\\' {
@@ -38,7 +37,7 @@ func rstPlain(s string) string {
 			continue
 		}
 		if i == 0 || isStartPrefix(rs[i-1]) {
-			if next, text, ok := rstInlineAt(rs, i); ok {
+			if next, text, ok := in.at(i); ok {
 				b.WriteString(text)
 				i = next
 				continue
@@ -50,24 +49,88 @@ func rstPlain(s string) string {
 	return cleanTitle(b.String())
 }
 
-// maxInlineTitle bounds the work spent on one hostile title line.
-const maxInlineTitle = 4096
+// inliner holds one title and its indexes.
+type inliner struct {
+	rs      []rune
+	nameEnd []int // nameEnd[i] is the end of the simplename starting at i
+	ends    map[string][]interpEnd
+}
 
-// rstInlineAt recognises one inline construct starting at rs[i] and returns
-// the index after it and its plain text.
-func rstInlineAt(rs []rune, i int) (int, string, bool) {
+// interpEnd is a valid end-string position k and, for interpreted text,
+// the end of its suffix and what the suffix made of it.
+type interpEnd struct {
+	k, end    int
+	ref, role bool
+}
+
+func newInliner(rs []rune) *inliner {
+	in := &inliner{rs: rs, nameEnd: make([]int, len(rs)+1), ends: map[string][]interpEnd{}}
+	// docutils' simplename: word characters other than "_", joined by
+	// single "-._+:". Computed right to left so every start is O(1).
+	runEnd := make([]int, len(rs)+1)
+	runEnd[len(rs)] = len(rs)
+	in.nameEnd[len(rs)] = len(rs)
+	for i := len(rs) - 1; i >= 0; i-- {
+		if !isNameRune(rs[i]) {
+			runEnd[i], in.nameEnd[i] = i, i
+			continue
+		}
+		k := runEnd[i+1]
+		runEnd[i] = k
+		if k+1 < len(rs) && strings.ContainsRune("-._+:", rs[k]) && isNameRune(rs[k+1]) {
+			in.nameEnd[i] = in.nameEnd[k+1]
+		} else {
+			in.nameEnd[i] = k
+		}
+	}
+	return in
+}
+
+// simpleName returns the end of the simplename starting at i (i if none).
+func (in *inliner) simpleName(i int) int {
+	if i >= len(in.rs) {
+		return len(in.rs)
+	}
+	return in.nameEnd[i]
+}
+
+// firstEnd returns the first valid end-string of the given kind at or
+// after from. The valid positions do not depend on the start-string, so
+// each kind is indexed once.
+func (in *inliner) firstEnd(kind string, from int, valid func(k int) (interpEnd, bool)) (interpEnd, bool) {
+	list, ok := in.ends[kind]
+	if !ok {
+		list = []interpEnd{}
+		for k := 1; k < len(in.rs); k++ {
+			if e, ok := valid(k); ok {
+				list = append(list, e)
+			}
+		}
+		in.ends[kind] = list
+	}
+	j := sort.Search(len(list), func(j int) bool { return list[j].k >= from })
+	if j == len(list) {
+		return interpEnd{}, false
+	}
+	return list[j], true
+}
+
+// at recognises one inline construct starting at rs[i] and returns the
+// index after it and its plain text.
+func (in *inliner) at(i int) (int, string, bool) {
+	rs := in.rs
 	at := func(prefix string) bool { return hasRunes(rs, i, prefix) }
 	switch {
 	case at("**"):
-		return rstDelimited(rs, i, "**", "**", true)
+		return in.delimited(i, "**", "**", true)
 	case at("``"):
-		return rstDelimited(rs, i, "``", "``", false)
+		return in.delimited(i, "``", "``", false)
 	case at("*"):
-		return rstDelimited(rs, i, "*", "*", true)
+		return in.delimited(i, "*", "*", true)
 	case at("_`"):
-		return rstDelimited(rs, i, "_`", "`", true)
+		return in.delimited(i, "_`", "`", true)
 	case at("|") && !at("||"):
-		next, text, ok := rstDelimited(rs, i, "|", "|", true)
+		next, text, ok := in.delimited(i, "|", "|", true)
 		if !ok {
 			return 0, "", false
 		}
@@ -81,19 +144,19 @@ func rstInlineAt(rs []rune, i int) (int, string, bool) {
 		}
 		return next, text, true
 	case at("["):
-		return rstFootnoteRef(rs, i)
+		return in.footnoteRef(i)
 	case at(":"):
 		// :role:`text`
-		j := simpleName(rs, i+1)
+		j := in.simpleName(i + 1)
 		if j == i+1 || j >= len(rs) || rs[j] != ':' || !hasRunes(rs, j+1, "`") || hasRunes(rs, j+1, "``") {
 			return 0, "", false
 		}
-		return rstInterpreted(rs, i, j+1, true)
+		return in.interpreted(j+1, true)
 	case at("`"):
-		return rstInterpreted(rs, i, i, false)
+		return in.interpreted(i, false)
 	case isNameRune(rs[i]):
 		// name_ or name__
-		j := simpleName(rs, i)
+		j := in.simpleName(i)
 		k := j
 		for k < j+2 && k < len(rs) && rs[k] == '_' {
 			k++
@@ -105,66 +168,75 @@ func rstInlineAt(rs []rune, i int) (int, string, bool) {
 	return 0, "", false
 }
 
-// rstDelimited handles constructs of the form <open>text<close>: the
+// delimited handles constructs of the form <open>text<close>: the
 // start-string must be followed by a non-space, the end-string preceded by
 // a non-space (unescaped when escapes count) and followed by an end suffix.
-func rstDelimited(rs []rune, i int, open, close string, escapes bool) (int, string, bool) {
+func (in *inliner) delimited(i int, open, close string, escapes bool) (int, string, bool) {
+	rs := in.rs
 	start := i + len([]rune(open))
 	if start >= len(rs) || unicode.IsSpace(rs[start]) || quotedStart(rs, i, start) {
 		return 0, "", false
 	}
 	cl := len([]rune(close))
-	for k := start + 1; k+cl <= len(rs); k++ {
-		if !hasRunes(rs, k, close) || unicode.IsSpace(rs[k-1]) || !isEndSuffixAt(rs, k+cl) {
-			continue
-		}
-		if escapes && escaped(rs, k) {
-			continue
-		}
-		text := string(rs[start:k])
-		if escapes {
-			text = unescapeRST(text)
-		}
-		return k + cl, text, true
+	kind := close
+	if escapes {
+		kind += "\\"
 	}
-	return 0, "", false
+	e, ok := in.firstEnd(kind, start+1, func(k int) (interpEnd, bool) {
+		ok := hasRunes(rs, k, close) && !unicode.IsSpace(rs[k-1]) && isEndSuffixAt(rs, k+cl) &&
+			!(escapes && escaped(rs, k))
+		return interpEnd{k: k, end: k + cl}, ok
+	})
+	if !ok {
+		return 0, "", false
+	}
+	text := string(rs[start:e.k])
+	if escapes {
+		text = unescapeRST(text)
+	}
+	return e.end, text, true
 }
 
-// rstInterpreted handles `text`, `text`_, `text`__, `text`:role: and
-// :role:`text` (role true: the backquote is at rs[bq]).
-func rstInterpreted(rs []rune, i, bq int, role bool) (int, string, bool) {
+// interpreted handles `text`, `text`_, `text`__, `text`:role: and
+// :role:`text` (role true: the role came first and rs[bq] is the
+// backquote).
+func (in *inliner) interpreted(bq int, role bool) (int, string, bool) {
+	rs := in.rs
 	start := bq + 1
 	if start >= len(rs) || unicode.IsSpace(rs[start]) || rs[start] == '`' {
 		return 0, "", false
 	}
-	for k := start + 1; k < len(rs); k++ {
+	kind := "`"
+	if role {
+		kind = ":`"
+	}
+	e, ok := in.firstEnd(kind, start+1, func(k int) (interpEnd, bool) {
 		if rs[k] != '`' || unicode.IsSpace(rs[k-1]) || escaped(rs, k) {
-			continue
+			return interpEnd{}, false
 		}
-		end := k + 1
-		ref := false
+		e := interpEnd{k: k, end: k + 1, role: role}
 		if !role {
 			switch {
-			case hasRunes(rs, end, "__"):
-				end, ref = end+2, true
-			case hasRunes(rs, end, "_"):
-				end, ref = end+1, true
-			case hasRunes(rs, end, ":"):
-				if j := simpleName(rs, end+1); j > end+1 && j < len(rs) && rs[j] == ':' {
-					end, role = j+1, true
+			case hasRunes(rs, e.end, "__"):
+				e.end, e.ref = e.end+2, true
+			case hasRunes(rs, e.end, "_"):
+				e.end, e.ref = e.end+1, true
+			case hasRunes(rs, e.end, ":"):
+				if j := in.simpleName(e.end + 1); j > e.end+1 && j < len(rs) && rs[j] == ':' {
+					e.end, e.role = j+1, true
 				}
 			}
 		}
-		if !isEndSuffixAt(rs, end) {
-			continue
-		}
-		text := string(rs[start:k])
-		if ref || role {
-			text = embeddedTitle(text)
-		}
-		return end, unescapeRST(text), true
+		return e, isEndSuffixAt(rs, e.end)
+	})
+	if !ok {
+		return 0, "", false
 	}
-	return 0, "", false
+	text := string(rs[start:e.k])
+	if e.ref || e.role {
+		text = embeddedTitle(text)
+	}
+	return e.end, unescapeRST(text), true
 }
 
 // embeddedTitle turns "text <target>" into "text" and "<target>" into
@@ -186,17 +258,18 @@ func embeddedTitle(s string) string {
 	return strings.TrimSpace(s[:open])
 }
 
-// rstFootnoteRef drops footnote and citation references: [1]_, [#]_,
+// footnoteRef drops footnote and citation references: [1]_, [#]_,
 // [#label]_, [*]_, [CIT2002]_.
-func rstFootnoteRef(rs []rune, i int) (int, string, bool) {
+func (in *inliner) footnoteRef(i int) (int, string, bool) {
+	rs := in.rs
 	j := i + 1
 	switch {
 	case j < len(rs) && rs[j] == '*':
 		j++
 	case j < len(rs) && rs[j] == '#':
-		j = simpleName(rs, j+1)
+		j = in.simpleName(j + 1)
 	default:
-		j = simpleName(rs, j)
+		j = in.simpleName(j)
 		if j == i+1 {
 			return 0, "", false
 		}
@@ -205,30 +278,6 @@ func rstFootnoteRef(rs []rune, i int) (int, string, bool) {
 		return 0, "", false
 	}
 	return j + 2, "", true
-}
-
-// simpleName returns the end of docutils' simplename starting at i:
-// word characters other than "_", joined by single "-._+:".
-func simpleName(rs []rune, i int) int {
-	j := i
-	for {
-		k := j
-		for k < len(rs) && isNameRune(rs[k]) {
-			k++
-		}
-		if k == j {
-			if j == i {
-				return i
-			}
-			return j - 1 // drop a dangling joiner
-		}
-		j = k
-		if j+1 < len(rs) && strings.ContainsRune("-._+:", rs[j]) && isNameRune(rs[j+1]) {
-			j++
-			continue
-		}
-		return j
-	}
 }
 
 func isNameRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
@@ -282,9 +331,19 @@ func quotedStart(rs []rune, i, after int) bool {
 	if i == 0 || after >= len(rs) {
 		return false
 	}
-	pairs := map[rune]rune{'(': ')', '[': ']', '{': '}', '<': '>', '"': '"', '\'': '\''}
-	c, ok := pairs[rs[i-1]]
-	return ok && rs[after] == c
+	switch rs[i-1] {
+	case '(':
+		return rs[after] == ')'
+	case '[':
+		return rs[after] == ']'
+	case '{':
+		return rs[after] == '}'
+	case '<':
+		return rs[after] == '>'
+	case '"', '\'':
+		return rs[after] == rs[i-1]
+	}
+	return false
 }
 
 // unescapeRST removes backslash escapes; an escaped space disappears.
