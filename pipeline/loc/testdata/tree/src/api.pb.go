@@ -1,0 +1,3 @@
+package src
+
+var Generated = 1
