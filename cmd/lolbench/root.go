@@ -30,6 +30,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 	root.AddCommand(
 		NewCmdVersion(f),
 		NewCmdEP(f),
+		NewCmdMapping(f),
 	)
 	return root
 }

@@ -90,6 +90,7 @@ func (p *parser) parse(src []byte) *Mapping {
 		}
 	}
 	p.src = p.blankComments(src)
+	loneCRs(p.src)
 	doc, err := p.markdown()
 	if err != nil {
 		p.errorf(1, "%v", err)
@@ -170,6 +171,18 @@ func (p *parser) blankComments(src []byte) []byte {
 			}
 		}
 		i = end
+	}
+}
+
+// loneCRs replaces each carriage return that does not end a line ("\r"
+// not followed by "\n") with a space. CommonMark reads a lone CR as a line
+// break, but editors and our line numbers do not, and a cell value split
+// by goldmark but not by splitRow would not survive a rewrite.
+func loneCRs(src []byte) {
+	for i, c := range src {
+		if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			src[i] = ' '
+		}
 	}
 }
 
