@@ -77,7 +77,7 @@ func TestRoundTrip(t *testing.T) {
 func TestRenderBuilt(t *testing.T) {
 	m := &Mapping{
 		Title: "x",
-		SCS: Table[SCSRow]{Rows: []SCSRow{{Index: "1", Section: "1", Title: "A | B", Implementable: "yes", Category: "process", Mapped: "no"}}},
+		SCS:   Table[SCSRow]{Rows: []SCSRow{{Index: "1", Section: "1", Title: "A | B", Implementable: "yes", Category: "process", Mapped: "no"}}},
 		Blocks: []Block{{
 			Number: 1, Section: "1", Title: "A",
 			Quote:       Quote{Text: "line one\n\nline two"},
