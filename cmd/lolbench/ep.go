@@ -19,6 +19,10 @@ func NewCmdEP(f *Factory) *cobra.Command {
 
 Markdown (.md, .markdown) is parsed as CommonMark with GitHub extensions;
 reStructuredText (.rst, .txt) follows docutils' section rules.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
 	}
 	cmd.AddCommand(NewCmdEPHeadings(f, nil))
 	return cmd
@@ -52,9 +56,12 @@ heading, of the section's own text and of its whole subtree.
 Exit status 2 means the file could not be read or parsed (unreadable,
 unknown extension, bad --format, not UTF-8).`,
 		Example: `  $ lolbench ep headings pep-0617.rst
-  1 Overview (line 13)
-    1.1 Background on the grammar (line 17)
-  2 Rationale (line 40)
+  1 Overview (line 18)
+  2 Background on LL(1) parsers (line 29)
+  3 Background on PEG parsers (line 106)
+  4 Rationale (line 152)
+    4.1 Some rules are not actually LL(1) (line 159)
+  ...
 
   $ lolbench ep headings README.md --json | jq -r '.[] | .id + " " + .title'
   $ lolbench ep headings design.txt --format md`,
