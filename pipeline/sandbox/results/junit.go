@@ -231,6 +231,16 @@ func (s *xmlSanitizer) Read(p []byte) (int, error) {
 		s.out, s.pos = s.out[:0], 0
 		i := 0
 		for i < s.n {
+			// Fast path: a run of printable ASCII, most of any report.
+			j := i
+			for j < s.n && s.buf[j] >= 0x20 && s.buf[j] < utf8.RuneSelf {
+				j++
+			}
+			if j > i {
+				s.out = append(s.out, s.buf[i:j]...)
+				i = j
+				continue
+			}
 			c := s.buf[i]
 			if c < utf8.RuneSelf {
 				if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {

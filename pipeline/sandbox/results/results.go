@@ -45,6 +45,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Status is the outcome of one test.
@@ -209,7 +210,11 @@ func (c *collector) results() []Result {
 func cleanName(name string) string {
 	name = strings.TrimSpace(name)
 	if len(name) > maxName {
-		name = name[:maxName]
+		n := maxName
+		for n > 0 && !utf8.RuneStart(name[n]) {
+			n--
+		}
+		name = name[:n]
 	}
 	return strings.ToValidUTF8(name, "\uFFFD")
 }
