@@ -62,6 +62,8 @@ type builder struct {
 	dir     string
 	repo    *git.Repository
 	commits int
+	blobs   map[string]plumbing.Hash // written blobs by content
+	trees   map[plumbing.Hash]bool   // written trees
 }
 
 // newBuilder makes an empty repository in a fresh temporary directory.
@@ -76,6 +78,9 @@ func newBuilder(tb testing.TB, bare bool) *builder {
 }
 
 func (b *builder) blob(data string) plumbing.Hash {
+	if h, ok := b.blobs[data]; ok {
+		return h
+	}
 	obj := b.repo.Storer.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	w, err := obj.Writer()
@@ -92,6 +97,10 @@ func (b *builder) blob(data string) plumbing.Hash {
 	if err != nil {
 		b.tb.Fatal(err)
 	}
+	if b.blobs == nil {
+		b.blobs = map[string]plumbing.Hash{}
+	}
+	b.blobs[data] = h
 	return h
 }
 
@@ -135,14 +144,21 @@ func (b *builder) tree(s snapshot) plumbing.Hash {
 	}
 	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
 	t := &object.Tree{Entries: entries}
-	obj := b.repo.Storer.NewEncodedObject()
+	obj := &plumbing.MemoryObject{}
 	if err := t.Encode(obj); err != nil {
 		b.tb.Fatal(err)
+	}
+	if b.trees[obj.Hash()] { // unchanged since an earlier commit
+		return obj.Hash()
 	}
 	h, err := b.repo.Storer.SetEncodedObject(obj)
 	if err != nil {
 		b.tb.Fatal(err)
 	}
+	if b.trees == nil {
+		b.trees = map[plumbing.Hash]bool{}
+	}
+	b.trees[h] = true
 	return h
 }
 

@@ -23,25 +23,29 @@
 //
 // Both revisions are resolved with go-git first, and only the two 40-hex
 // commit SHAs reach the git command line, so a revision can never be read as
-// an option. A Diff runs git once:
+// an option. A Diff runs git twice, whatever the number of files:
 //
-//	git diff --raw --numstat --patch -U0 -z -M ... BASE HEAD --
+//	git diff --raw --numstat -z -M ... BASE HEAD --
+//	git diff --raw --patch -U0 -z -M ... BASE HEAD --
 //
-// The raw records give status, modes and paths; the numstat records give the
-// counts exactly as `git diff --numstat -M` prints them; the -U0 patch gives
-// the hunks and from them the changed line numbers. Every path is read from
-// the NUL-separated (-z) records, so names with spaces, quotes, tabs,
-// newlines or non-UTF-8 bytes survive; the patch text is matched to the
-// records by order, never by its quoted path, and its line counts are
-// checked against numstat.
+// The raw records give status, modes and paths; the numstat records give
+// the counts exactly as `git diff --numstat -M` prints them (and GitHub
+// shows); the -U0 patch gives the hunks and from them the changed line
+// numbers, exactly as `git diff -U0 -M` prints them. The two cannot be one
+// run: with zero context git trims the files' common tail before diffing,
+// which now and then (about 1 file in 1,000) aligns lines differently and
+// changes the counts. Every path is read from the NUL-separated (-z)
+// records, so names with spaces, quotes, tabs, newlines or non-UTF-8 bytes
+// survive; the patch sections are matched to the records by order, never by
+// their quoted paths, and the two runs are matched by their raw records.
 //
 // git's output is made independent of the machine: GIT_CONFIG_NOSYSTEM=1 and
 // GIT_CONFIG_GLOBAL=/dev/null drop system and user configuration, every
 // other GIT_* variable of the environment is removed, and each setting the
 // repository's own configuration could change is given as a flag
 // (--no-ext-diff --no-textconv --no-color -M --diff-algorithm=myers
-// --indent-heuristic, -c core.quotepath=off, prefixes, context, rename
-// limit). git runs with an empty work tree and index, so .gitattributes
+// --indent-heuristic, -c core.quotepath=off, -c diff.context=3, prefixes,
+// rename limit). git runs with an empty work tree and index, so .gitattributes
 // files are not applied: the result depends only on the two commits, not on
 // what happens to be checked out (git 2.39 cannot read attributes from a
 // commit). Replace refs are ignored, as go-git ignores them. git 2.32 or

@@ -15,6 +15,16 @@ import (
 // rename detection need it (see the package comment for why).
 var ErrNoGit = errors.New("git not found on PATH: lolbench needs the git command for line diffs and rename detection; install git 2.32 or newer")
 
+// gitConfig overrides repository configuration that changes diff output.
+// diff.context matters even for numstat: with zero context git trims the
+// files' common tail before diffing, which can change the counts.
+var gitConfig = []string{
+	"-c", "core.quotepath=off",
+	"-c", "core.attributesFile=/dev/null",
+	"-c", "diff.context=3",
+	"-c", "diff.interHunkContext=0",
+}
+
 // diffFlags pin every option of `git diff` that configuration could change,
 // so that the numbers are git's defaults on every machine: myers with the
 // indent heuristic is what git (and GitHub) use when nothing is configured,
@@ -24,7 +34,6 @@ var diffFlags = []string{
 	"-M", "-l1000",
 	"--diff-algorithm=myers", "--indent-heuristic",
 	"--ignore-submodules=none", "--no-relative",
-	"--inter-hunk-context=0",
 	"--src-prefix=a/", "--dst-prefix=b/",
 	"-O/dev/null",
 }
@@ -59,8 +68,8 @@ func gitEnv(gitDir, emptyDir string) []string {
 	)
 }
 
-// gitCommand runs `git -c core.quotepath=off -c core.attributesFile=/dev/null
-// ARGS` in the repository and hands its stdout to consume while it runs.
+// gitCommand runs `git -c ... ARGS` (gitConfig) in the repository and hands
+// its stdout to consume while it runs.
 // A non-zero exit is an error that quotes git's first stderr line.
 func (r *Repo) gitCommand(ctx context.Context, args []string, consume func(io.Reader) error) error {
 	bin, err := exec.LookPath("git")
@@ -75,7 +84,7 @@ func (r *Repo) gitCommand(ctx context.Context, args []string, consume func(io.Re
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	full := append([]string{"-c", "core.quotepath=off", "-c", "core.attributesFile=/dev/null"}, args...)
+	full := append(append([]string(nil), gitConfig...), args...)
 	cmd := exec.CommandContext(ctx, bin, full...)
 	cmd.Dir = empty
 	cmd.Env = gitEnv(r.gitDir, empty)

@@ -10,15 +10,23 @@ import (
 	"strings"
 )
 
-// The output of `git diff --raw --numstat --patch -U0 -z` is, in order:
-// one raw record per file pair (":OLDMODE NEWMODE OLDSHA NEWSHA STATUS\0"
-// and one path, or two for a rename, each ending in NUL); one numstat
-// record per pair, in the same order ("INS\tDEL\tPATH\0", or
-// "INS\tDEL\t\0OLD\0NEW\0" for a rename); a NUL; then the patch text. The
-// patch has one "diff --git" section per pair, except for a type change
-// (file to symbolic link, file to submodule), which git prints as a
-// deletion section followed by an addition section. Parsing streams: only
-// the line numbers are kept, never the changed text.
+// A Diff reads two outputs of git. The first, `git diff --raw --numstat
+// -z`, is one raw record per file pair (":OLDMODE NEWMODE OLDSHA NEWSHA
+// STATUS\0" and one path, or two for a rename, each ending in NUL), then
+// one numstat record per pair in the same order ("INS\tDEL\tPATH\0", or
+// "INS\tDEL\t\0OLD\0NEW\0" for a rename). The second, `git diff --raw
+// --patch -U0 -z`, repeats the raw records (which must be the same: the
+// two runs are matched by them), then a NUL, then the patch text. The patch
+// has one "diff --git" section per pair, except for a type change (file to
+// symbolic link, file to submodule), which git prints as a deletion section
+// followed by an addition section. Parsing streams: only line numbers are
+// kept, never the changed text.
+//
+// The counts cannot come from the -U0 run: with zero context git trims the
+// files' common tail before diffing (xdiff-interface.c, trim_common_tail),
+// which can align lines differently from the default three-line context
+// that numstat and GitHub use. So a file's counts and its line lists
+// usually agree but need not.
 
 // maxField bounds one NUL-terminated record (a path), maxLine the part of
 // a patch line that is kept (hunk headers are short; content is skipped).
@@ -29,68 +37,104 @@ const (
 
 var errTruncated = errors.New("unexpected end of git output")
 
+// rawEntry is one raw record: modes, status letter and paths.
 type rawEntry struct {
 	oldMode, newMode uint64
 	status           byte
+	paths            string // the path, or old NUL new for a rename
 }
 
-// parseDiff reads the combined raw, numstat and -U0 patch output.
-func parseDiff(in io.Reader) ([]File, error) {
-	br := bufio.NewReaderSize(in, 64<<10)
-	var raws []rawEntry
-	var files []File
+// split reports whether git prints the pair as a deletion and an addition:
+// when both sides exist and the file type (regular, link, submodule)
+// changes.
+func (e rawEntry) split() bool {
+	return e.oldMode != 0 && e.newMode != 0 && e.oldMode&0o170000 != e.newMode&0o170000
+}
+
+// readRawRecords reads raw records while they last. empty is true when the
+// output ends before any record: no change at all.
+func readRawRecords(br *bufio.Reader) (raws []rawEntry, files []File, err error) {
 	for {
 		c, err := br.Peek(1)
 		if err == io.EOF {
 			if len(raws) == 0 {
-				return nil, nil // no change at all
+				return nil, nil, nil
 			}
-			return nil, errTruncated
+			return nil, nil, errTruncated
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if c[0] != ':' {
-			break
+			return raws, files, nil
 		}
 		e, f, err := readRaw(br)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		raws = append(raws, e)
 		files = append(files, f)
 	}
+}
+
+// parseNumstat reads the output of `git diff --raw --numstat -z`.
+func parseNumstat(in io.Reader) ([]rawEntry, []File, error) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	raws, files, err := readRawRecords(br)
+	if err != nil || len(raws) == 0 {
+		return nil, nil, err
+	}
 	for i := range files {
 		if err := readNumstat(br, &files[i]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	if _, err := br.Peek(1); err != io.EOF {
+		return nil, nil, errors.New("git output: more numstat records than files")
+	}
+	return raws, files, nil
+}
+
+// parsePatch reads the output of `git diff --raw --patch -U0 -z` into the
+// hunks and line numbers of files, whose raw records (from parseNumstat)
+// it must repeat.
+func parsePatch(in io.Reader, raws []rawEntry, files []File) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	again, _, err := readRawRecords(br)
+	if err != nil {
+		return err
+	}
+	if len(again) != len(raws) {
+		return fmt.Errorf("git output: %d files with -U0, %d with --numstat", len(again), len(raws))
+	}
+	for i := range raws {
+		if again[i] != raws[i] {
+			return fmt.Errorf("git output: file %d differs between the -U0 and the --numstat run: %s", i+1, strconv.Quote(files[i].Path()))
+		}
+	}
+	if len(raws) == 0 {
+		return nil
+	}
 	if b, err := br.ReadByte(); err != nil || b != 0 {
-		return nil, fmt.Errorf("git output: no separator before the patch: %w", orTruncated(err))
+		return fmt.Errorf("git output: no separator before the patch: %w", orTruncated(err))
 	}
 	// Which file each patch section belongs to.
 	var owner []int
 	for i, e := range raws {
 		owner = append(owner, i)
-		if e.oldMode != 0 && e.newMode != 0 && e.oldMode&0o170000 != e.newMode&0o170000 {
+		if e.split() {
 			owner = append(owner, i)
 		}
 	}
 	if err := readPatch(br, files, owner); err != nil {
-		return nil, err
+		return err
 	}
 	for i := range files {
-		f := &files[i]
-		if f.Binary {
+		if f := &files[i]; f.Binary {
 			f.OldLines, f.NewLines, f.Hunks = nil, nil, nil
-			continue
-		}
-		if len(f.OldLines) != f.Deleted || len(f.NewLines) != f.Inserted {
-			return nil, fmt.Errorf("git output for %s: patch has -%d +%d lines, numstat says -%d +%d",
-				strconv.Quote(f.Path()), len(f.OldLines), len(f.NewLines), f.Deleted, f.Inserted)
 		}
 	}
-	return files, nil
+	return nil
 }
 
 func orTruncated(err error) error {
@@ -145,6 +189,7 @@ func readRaw(br *bufio.Reader) (rawEntry, File, error) {
 	if err != nil {
 		return e, f, err
 	}
+	e.paths = p
 	switch e.status {
 	case 'A':
 		f.NewPath, f.Status = p, Added
@@ -158,6 +203,7 @@ func readRaw(br *bufio.Reader) (rawEntry, File, error) {
 			return e, f, err
 		}
 		f.OldPath, f.NewPath, f.Status = p, q, Renamed
+		e.paths = p + "\x00" + q
 	default:
 		return e, f, fmt.Errorf("git output: unexpected status %s for %s", strconv.Quote(fields[4]), strconv.Quote(p))
 	}
