@@ -29,6 +29,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 	})
 	root.AddCommand(
 		NewCmdVersion(f),
+		NewCmdLoc(f),
 		NewCmdEP(f),
 		NewCmdMapping(f),
 	)
