@@ -1,0 +1,254 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/ep"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+)
+
+// The rule fixtures live in testdata/rNN/*.md. Each is a mapping artifact
+// for the small project in testdata/fixture (ep.md, ep.rst, base/ and the
+// PR overlay pr/), and carries its expectations inline, on the offending
+// line:
+//
+//	<!-- want R07 "regexp" -->      a violation of rule 7 at this line
+//	<!-- want R01@0 "regexp" -->    a violation of rule 1 with no artifact line
+//	<!-- forward R26 S8 "regexp" --> rule 26 forwards to S8
+//
+// The harness runs every rule on every fixture, with the EP in Markdown and
+// in reStructuredText, and fails on missing and on unexpected findings. A
+// case X.md may bring its own EP as X.ep.md and X.ep.rst.
+
+var wantRE = regexp.MustCompile(`<!--\s*(want|forward)\s+R(\d+)(@0)?\s+(?:(S\d)\s+)?"((?:[^"\\]|\\.)*)"\s*-->`)
+
+type expectation struct {
+	forward bool
+	rule    int
+	line    int
+	to      string
+	re      *regexp.Regexp
+	raw     string
+}
+
+func parseExpectations(t *testing.T, path string) []expectation {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []expectation
+	for i, line := range strings.Split(string(data), "\n") {
+		for _, m := range wantRE.FindAllStringSubmatch(line, -1) {
+			rule, _ := strconv.Atoi(m[2])
+			pattern, err := strconv.Unquote(`"` + m[5] + `"`)
+			if err != nil {
+				t.Fatalf("%s:%d: bad expectation string: %v", path, i+1, err)
+			}
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				t.Fatalf("%s:%d: bad expectation regexp: %v", path, i+1, err)
+			}
+			e := expectation{forward: m[1] == "forward", rule: rule, line: i + 1, to: m[4], re: re, raw: m[0]}
+			if m[3] == "@0" {
+				e.line = 0
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+var (
+	fixtureOnce   sync.Once
+	fixtureChange *diff.Change
+	fixtureScopes *syntax.Result
+	fixtureErr    error
+)
+
+// fixtureInputs builds the fixture repository with go-git (tags base and
+// head) and computes its change and scopes once per test binary.
+func fixtureInputs(t *testing.T) (*diff.Change, *syntax.Result) {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "lolbench-rules-fixture-")
+		if err != nil {
+			fixtureErr = err
+			return
+		}
+		fixtureErr = buildRepo(dir, "testdata/fixture/base", "testdata/fixture/pr")
+		if fixtureErr != nil {
+			return
+		}
+		repo, err := diff.Open(dir)
+		if err != nil {
+			fixtureErr = err
+			return
+		}
+		fixtureChange, fixtureErr = repo.Diff(context.Background(), "base", "head")
+		if fixtureErr != nil {
+			return
+		}
+		fixtureScopes, fixtureErr = syntax.Resolve(context.Background(), dir, fixtureChange, syntax.Options{})
+	})
+	if fixtureErr != nil {
+		t.Fatalf("fixture repository: %v", fixtureErr)
+	}
+	return fixtureChange, fixtureScopes
+}
+
+// buildRepo commits the base tree, tags it "base", overlays the PR tree,
+// commits and tags "head".
+func buildRepo(dir, base, pr string) error {
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		return err
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return err
+	}
+	when := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, step := range []struct{ src, tag string }{{base, "base"}, {pr, "head"}} {
+		if err := copyTree(step.src, dir); err != nil {
+			return err
+		}
+		if err := wt.AddGlob("."); err != nil {
+			return err
+		}
+		sig := &object.Signature{Name: "Fixture", Email: "fixture@example.com", When: when}
+		h, err := wt.Commit(step.tag, &git.CommitOptions{Author: sig, Committer: sig})
+		if err != nil {
+			return err
+		}
+		if _, err := r.CreateTag(step.tag, h, nil); err != nil {
+			return err
+		}
+		when = when.Add(time.Hour)
+	}
+	return nil
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// epVariants returns the EP files a case runs against.
+func epVariants(casePath string) []string {
+	stem := strings.TrimSuffix(casePath, ".md")
+	var own []string
+	for _, ext := range []string{".ep.md", ".ep.rst"} {
+		if _, err := os.Stat(stem + ext); err == nil {
+			own = append(own, stem+ext)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return []string{"testdata/fixture/ep.md", "testdata/fixture/ep.rst"}
+}
+
+// checkCase runs every rule on one fixture and compares the findings with
+// its expectations.
+func checkCase(t *testing.T, casePath string) {
+	change, scopes := fixtureInputs(t)
+	wants := parseExpectations(t, casePath)
+	m, err := mapping.ParseFile(casePath)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	for _, epPath := range epVariants(casePath) {
+		t.Run(filepath.Ext(epPath)[1:], func(t *testing.T) {
+			doc, err := ep.Load(epPath, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Run(&Input{EP: doc, Change: change, Scopes: scopes, Mapping: m}, All)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compare(t, casePath, wants, rep)
+		})
+	}
+}
+
+func compare(t *testing.T, casePath string, wants []expectation, rep *Report) {
+	t.Helper()
+	used := make([]bool, len(wants))
+	var unexpected []string
+	for _, v := range rep.Violations {
+		found := false
+		for i, w := range wants {
+			if !used[i] && !w.forward && w.rule == v.Rule && w.line == v.Line && w.re.MatchString(v.Message) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			unexpected = append(unexpected, fmt.Sprintf("%s:%d: unexpected R%02d [%s] %q", casePath, v.Line, v.Rule, v.Where, v.Message))
+		}
+	}
+	for _, f := range rep.Forwarded {
+		found := false
+		for i, w := range wants {
+			if !used[i] && w.forward && w.rule == f.Rule && w.to == f.To && w.re.MatchString(f.Reason) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			unexpected = append(unexpected, fmt.Sprintf("%s: unexpected forward R%02d -> %s %q", casePath, f.Rule, f.To, f.Reason))
+		}
+	}
+	sort.Strings(unexpected)
+	for _, u := range unexpected {
+		t.Error(u)
+	}
+	for i, w := range wants {
+		if !used[i] {
+			t.Errorf("%s:%d: missing %s", casePath, w.line, w.raw)
+		}
+	}
+}
+
+// TestFixtures runs every case under testdata/rNN/ and the canonical
+// fixture mapping, which must pass every rule.
+func TestFixtures(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/r[0-9][0-9]/*.md")
+	cases = append(cases, "testdata/fixture/mapping.md")
+	for _, c := range cases {
+		if strings.HasSuffix(c, ".ep.md") {
+			continue
+		}
+		t.Run(strings.TrimPrefix(c, "testdata/"), func(t *testing.T) { checkCase(t, c) })
+	}
+}
