@@ -11,11 +11,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
+	gmparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Parse reads a mapping artifact. When the artifact is structurally
@@ -91,6 +92,7 @@ func (p *parser) parse(src []byte) *Mapping {
 	}
 	p.src = p.blankComments(src)
 	loneCRs(p.src)
+	p.limitNesting()
 	doc, err := p.markdown()
 	if err != nil {
 		p.errorf(1, "%v", err)
@@ -134,17 +136,25 @@ func (p *parser) parse(src []byte) *Mapping {
 	return m
 }
 
-// markdown runs goldmark with the GFM table extension. Goldmark is fuzzed
-// upstream, but a panic on hostile input must not take down a whole
-// validation run, so it becomes an error at line 1.
+// markdown runs goldmark's block parsers with the GFM table recogniser.
+// Inline parsers are left out on purpose: every value is read from the
+// source lines, and goldmark's link and code-span handling is quadratic on
+// hostile lines ("[a](" repeated takes minutes), as is the table
+// extension's escaped-pipe AST pass, which only concerns code spans.
+// Goldmark is fuzzed upstream, but a panic on hostile input must not take
+// down a whole validation run, so it becomes an error at line 1.
 func (p *parser) markdown() (doc ast.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("markdown parser failed: %v", r)
 		}
 	}()
-	md := goldmark.New(goldmark.WithExtensions(extension.Table))
-	return md.Parser().Parse(text.NewReader(p.src)), nil
+	md := gmparser.NewParser(
+		gmparser.WithBlockParsers(gmparser.DefaultBlockParsers()...),
+		gmparser.WithParagraphTransformers(gmparser.DefaultParagraphTransformers()...),
+		gmparser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
+	)
+	return md.Parse(text.NewReader(p.src)), nil
 }
 
 // blankComments replaces every HTML comment "<!-- ... -->" by spaces,
@@ -172,6 +182,68 @@ func (p *parser) blankComments(src []byte) []byte {
 		}
 		i = end
 	}
+}
+
+// maxNesting bounds the container markers (block quotes and list items)
+// that may open a line. The format needs a handful; goldmark takes time
+// quadratic in the nesting depth, so a hostile line of 100,000 ">" would
+// stall a validation run for minutes.
+const maxNesting = 100
+
+// limitNesting reports each line that opens more containers than
+// maxNesting and blanks it, keeping offsets, so goldmark never sees it.
+func (p *parser) limitNesting() {
+	for l, start := range p.starts {
+		end := start
+		for end < len(p.src) && p.src[end] != '\n' {
+			end++
+		}
+		depth := nesting(p.src[start:end])
+		if depth <= maxNesting {
+			continue
+		}
+		p.errorf(l+1, "the line opens %d nested block quotes or list items; the mapping format needs a few at most", depth)
+		for x := start; x < end; x++ {
+			if p.src[x] != '\r' {
+				p.src[x] = ' '
+			}
+		}
+	}
+}
+
+// nesting counts the container markers that open line: ">", a bullet
+// "-", "*" or "+" followed by a blank, or an ordered marker "1." / "1)"
+// followed by a blank. It stops at the first other character, so a
+// thematic break "-----" or a blank line counts 0.
+func nesting(line []byte) int {
+	blank := func(i int) bool { return i >= len(line) || line[i] == ' ' || line[i] == '\t' }
+	depth := 0
+	for i := 0; i < len(line); {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '>':
+			depth++
+			i++
+		case (c == '-' || c == '*' || c == '+') && blank(i+1):
+			depth++
+			i++
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j < len(line) && (line[j] == '.' || line[j] == ')') && blank(j+1) {
+				depth++
+				i = j + 1
+				continue
+			}
+			return depth
+		default:
+			return depth
+		}
+	}
+	return depth
 }
 
 // loneCRs replaces each carriage return that does not end a line ("\r"

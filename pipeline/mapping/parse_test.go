@@ -333,6 +333,10 @@ func TestParseErrors(t *testing.T) {
 		{"level-5 heading in a block", strings.Replace(small, "#### Associated changes", "##### Note\n\n#### Associated changes", 1), []Error{
 			{31, `block 1: unexpected heading "##### Note"; expected "#### Associated changes" next`},
 		}},
+		{"nesting too deep", strings.Replace(small, "> Make it so.", strings.Repeat(">", 101)+" x", 1), []Error{
+			{17, `block 1: missing block quote`},
+			{19, `the line opens 101 nested block quotes or list items; the mapping format needs a few at most`},
+		}},
 		{"unterminated comment", small + "\n<!-- note\n", []Error{
 			{53, `unterminated HTML comment: "<!--" has no closing "-->"`},
 			{53, `unexpected HTML block in part "## Global Statistics", which holds one table`},

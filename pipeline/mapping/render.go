@@ -113,7 +113,10 @@ func cellText(s string) string {
 
 // oneLine folds line breaks: a cell, heading or bullet is one line.
 func oneLine(s string) string {
-	return strings.TrimSpace(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s))
+	if strings.ContainsAny(s, "\r\n") {
+		s = lineBreaks.Replace(s)
+	}
+	return strings.TrimSpace(s)
 }
 
 // renderQuote writes the plain quotation as a block quote, one "> " per
@@ -133,3 +136,5 @@ func renderQuote(text string) []string {
 	}
 	return lines
 }
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
