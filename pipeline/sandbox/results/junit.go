@@ -27,6 +27,10 @@ import (
 // than failing the report.
 type JUnit struct{}
 
+// SuiteMarker is appended to a suite's name to name a suite-level failure
+// (junit), as in "com.example.StoreTest [suite]".
+const SuiteMarker = " [suite]"
+
 // MaxJUnitBytes caps one JUnit report. Reports this big are almost all
 // captured output; a bigger one is refused with an error rather than read.
 const MaxJUnitBytes = 512 << 20
@@ -136,7 +140,7 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 					if name == "" {
 						name = "(unnamed testsuite)"
 					}
-					c.add(name+" [suite]", Error)
+					c.add(name+SuiteMarker, Error)
 					s.bad++
 				}
 				if len(suites) > 0 {
