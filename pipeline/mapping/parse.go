@@ -65,7 +65,7 @@ var (
 )
 
 type parser struct {
-	src    []byte // the artifact with HTML comments blanked out
+	src    []byte // the artifact, comments, lone CRs and over-deep lines blanked
 	starts []int  // byte offset of each line start
 	errs   []Error
 }
