@@ -7,8 +7,8 @@
 // naming every offending line, on anything it cannot read, but it keeps cell
 // values and table headers exactly as written and never checks
 // vocabularies, column schemas or arithmetic. Those are the business of the
-// static rules (rules/, e.g. rule 4 for vocabularies and schemas, rules 7
-// and 8 for counts), which need a faithful model with a line for every
+// static rules (rules/, e.g. rule 4 for vocabularies and schemas, rule 7
+// for block counts, rule 8 for coverage), which need a faithful model with a line for every
 // element so that each violation can point at the artifact.
 package mapping
 
@@ -154,7 +154,7 @@ type Requirement struct {
 }
 
 // Counts is the block's "**Files:**" line. Percentages are kept as written
-// ("33.3%"); rules 7 and 8 check them with ParsePercent and FormatPercent.
+// ("33.3%"); rule 7 checks them against FormatPercent.
 type Counts struct {
 	Line              int    `json:"line"`
 	Direct            int    `json:"direct"`
