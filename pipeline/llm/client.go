@@ -305,7 +305,7 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 			}
 			return nil, fmt.Errorf("llm %s: replay-only: record %s unusable: %w", req.Stage, hash, err)
 		}
-		if err != nil && !errors.Is(err, errNoRecord) {
+		if err != nil && !errors.Is(err, errNoRecord) && !errors.Is(err, errFailedRecord) {
 			c.warnf("llm %s: ignoring record and asking again: %v", req.Stage, err)
 		}
 	} else if c.cfg.ReplayOnly {
@@ -335,7 +335,8 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 		if err != nil {
 			rec.Error = err.Error()
 		}
-		if path != "" && !errors.Is(err, context.Canceled) {
+		// A run the caller stopped is not an exchange worth keeping.
+		if path != "" && ctx.Err() == nil {
 			rec.RecordedAt = time.Now().UTC().Format(time.RFC3339)
 			c.redactRecord(rec)
 			if werr := workspace.WriteJSON(path, rec); werr != nil {
@@ -376,6 +377,11 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 	return finish(fmt.Errorf("llm %s: no valid answer after %d tries: %v", req.Stage, c.cfg.MaxTries, problem))
 }
 
+// errFailedRecord marks a record of a failed exchange: it documents the
+// failure and is asked again without a warning (or, in ReplayOnly mode,
+// reported).
+var errFailedRecord = errors.New("holds a failed exchange")
+
 // replay serves res and out from the record at path. It reports a hit, or
 // the reason there is none (errNoRecord when the file is missing).
 func (c *Client) replay(path, hash, model, schema string, typ reflect.Type, out reflect.Value, res *Result) (bool, error) {
@@ -384,7 +390,7 @@ func (c *Client) replay(path, hash, model, schema string, typ reflect.Type, out 
 		return false, err
 	}
 	if !rec.OK {
-		return false, fmt.Errorf("record %s: holds a failed exchange: %s", path, rec.Error)
+		return false, fmt.Errorf("record %s: %w: %s", path, errFailedRecord, rec.Error)
 	}
 	v, err := decodeAnswer(rec.Answer, typ)
 	if err != nil {

@@ -83,10 +83,24 @@ func TestJSONGivesUpAfterMaxTries(t *testing.T) {
 	if rec.OK || rec.Error != want || len(rec.Tries) != 3 || rec.Tries[2].Feedback != "" || rec.Tries[1].Feedback == "" {
 		t.Fatalf("record = %+v", rec)
 	}
-	// A failed exchange is recorded but never served: the rerun asks again.
+	// A failed exchange is recorded but never served: replay-only reports
+	// it, and a normal rerun asks again without a warning.
+	rcfg := testConfig(f.url())
+	rcfg.ReplayOnly = true
+	rc, _ := newClientOn(t, rcfg, ws)
+	path := filepath.Join(ws.Root, "llm", res.Hash[:2], res.Hash+".json")
+	_, err = rc.JSON(context.Background(), userAsk("audit", "x"), &v)
+	if wantR := "llm audit: replay-only: record " + res.Hash + " unusable: record " + path + ": holds a failed exchange: " + want; err == nil || err.Error() != wantR {
+		t.Fatalf("replay-only err = %v\nwant %s", err, wantR)
+	}
+	var logs []string
+	c.opts.Logf = func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) }
 	f.fallback = say(goodAnswer)
-	if _, err := c.JSON(context.Background(), userAsk("audit", "x"), &v); err != nil || f.count() != 4 {
-		t.Fatalf("rerun: err %v, requests %d", err, f.count())
+	if _, err := c.JSON(context.Background(), userAsk("audit", "x"), &v); err != nil || f.count() != 4 || len(logs) != 0 {
+		t.Fatalf("rerun: err %v, requests %d, logs %q", err, f.count(), logs)
+	}
+	if rec := readRecordFile(t, ws.Root, res.Hash); !rec.OK {
+		t.Fatalf("record not replaced by the successful exchange: %+v", rec)
 	}
 }
 
@@ -628,4 +642,22 @@ func readRecordFile(t *testing.T, root, hash string) Record {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return r
+}
+
+func TestCanceledMidRequestIsNotRecorded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, req wireRequest) {
+		cancel()
+		hang(w, r, req)
+	})
+	c, ws, s := newTestClient(t, testConfig(f.url()))
+	var v verdict
+	_, err := c.JSON(ctx, userAsk("audit", "x"), &v)
+	if !errors.Is(err, context.Canceled) || f.count() != 1 || len(s.got()) != 0 {
+		t.Fatalf("err %v, requests %d, waits %v", err, f.count(), s.got())
+	}
+	if _, err := os.Stat(filepath.Join(ws.Root, "llm")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a canceled exchange left records: %v", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,7 +282,18 @@ func LoadFile(path string) (Config, error) {
 	if err := yaml.UnmarshalWithOptions(data, &fc, yaml.Strict()); err != nil {
 		var ye yaml.Error
 		if errors.As(err, &ye) && ye.GetToken() != nil {
-			return Config{}, fmt.Errorf("%s:%d: %s", path, ye.GetToken().Position.Line, ye.GetMessage())
+			msg := ye.GetMessage()
+			var te *yaml.TypeError
+			if errors.As(err, &te) && te.StructFieldName != nil && te.SrcType != nil && te.DstType != nil {
+				field := fileFieldName(*te.StructFieldName)
+				if field == "models" && te.DstType.Kind() == reflect.String {
+					// goccy/go-yaml names the outer field only; the stage
+					// is the key on the offending line.
+					field += "." + keyOnLine(data, te.Token.Position.Line)
+				}
+				msg = fmt.Sprintf("%s must be %s, got %s", field, jsonKind(te.DstType), yamlKind(te.SrcType))
+			}
+			return Config{}, fmt.Errorf("%s:%d: %s", path, ye.GetToken().Position.Line, msg)
 		}
 		return Config{}, fmt.Errorf("%s: %v", path, err)
 	}
@@ -335,6 +347,46 @@ func LoadFile(path string) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// fileFieldName turns the Go field path in a YAML type error
+// ("fileConfig.MaxTries") into the key the user wrote ("max_tries").
+func fileFieldName(goPath string) string {
+	name := goPath[strings.LastIndexByte(goPath, '.')+1:]
+	if f, ok := reflect.TypeFor[fileConfig]().FieldByName(name); ok {
+		return f.Tag.Get("yaml")
+	}
+	if f, ok := reflect.TypeFor[fileMod]().FieldByName(name); ok {
+		return "models." + f.Tag.Get("yaml")
+	}
+	return name
+}
+
+// keyOnLine returns the mapping key written on line n (1-based) of data.
+func keyOnLine(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return "?"
+	}
+	key, _, _ := strings.Cut(strings.TrimSpace(lines[n-1]), ":")
+	return strings.Trim(key, `"' `)
+}
+
+// yamlKind names the YAML kind of a decoded scalar's Go type.
+func yamlKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Uint64, reflect.Float64:
+		return "a number"
+	case reflect.Map:
+		return "a mapping"
+	case reflect.Slice:
+		return "a list"
+	}
+	return t.String()
 }
 
 // yamlLine returns the line of the node at path, or 0.
