@@ -11,11 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
+	"github.com/lolbench/lolbench/internal/testrepo"
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -74,7 +71,17 @@ func parseExpectations(t *testing.T, path string) []expectation {
 	return out
 }
 
+// TestMain removes the fixture repository after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fixtureDir != "" {
+		os.RemoveAll(fixtureDir)
+	}
+	os.Exit(code)
+}
+
 var (
+	fixtureDir    string
 	fixtureOnce   sync.Once
 	fixtureChange *diff.Change
 	fixtureScopes *syntax.Result
@@ -91,7 +98,10 @@ func fixtureInputs(t *testing.T) (*diff.Change, *syntax.Result) {
 			fixtureErr = err
 			return
 		}
-		fixtureErr = buildRepo(dir, "testdata/fixture/base", "testdata/fixture/pr")
+		fixtureDir = dir
+		fixtureErr = testrepo.Build(dir,
+			testrepo.Step{Overlay: "testdata/fixture/base", Tag: "base"},
+			testrepo.Step{Overlay: "testdata/fixture/pr", Tag: "head"})
 		if fixtureErr != nil {
 			return
 		}
@@ -110,56 +120,6 @@ func fixtureInputs(t *testing.T) (*diff.Change, *syntax.Result) {
 		t.Fatalf("fixture repository: %v", fixtureErr)
 	}
 	return fixtureChange, fixtureScopes
-}
-
-// buildRepo commits the base tree, tags it "base", overlays the PR tree,
-// commits and tags "head".
-func buildRepo(dir, base, pr string) error {
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		return err
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		return err
-	}
-	when := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	for _, step := range []struct{ src, tag string }{{base, "base"}, {pr, "head"}} {
-		if err := copyTree(step.src, dir); err != nil {
-			return err
-		}
-		if err := wt.AddGlob("."); err != nil {
-			return err
-		}
-		sig := &object.Signature{Name: "Fixture", Email: "fixture@example.com", When: when}
-		h, err := wt.Commit(step.tag, &git.CommitOptions{Author: sig, Committer: sig})
-		if err != nil {
-			return err
-		}
-		if _, err := r.CreateTag(step.tag, h, nil); err != nil {
-			return err
-		}
-		when = when.Add(time.Hour)
-	}
-	return nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }
 
 // epVariants returns the EP files a case runs against.

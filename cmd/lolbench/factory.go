@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,4 +77,13 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	return exitBadInput
+}
+
+// printJSON writes v as indented JSON with a final newline, the one JSON
+// form of every --json output.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

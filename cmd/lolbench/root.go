@@ -32,6 +32,8 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdLoc(f),
 		NewCmdEP(f),
 		NewCmdMapping(f),
+		NewCmdRules(f),
+		NewCmdValidate(f, nil),
 	)
 	return root
 }

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lolbench/lolbench/pipeline/ep"
+	"github.com/lolbench/lolbench/rules"
+)
+
+// ValidateOptions are the parsed flags of `lolbench validate`.
+type ValidateOptions struct {
+	IO      *IOStreams
+	Sources rules.Sources
+	Rules   []int
+	JSON    bool
+}
+
+// NewCmdValidate checks a mapping artifact against the 28 static rules.
+func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Command {
+	opts := &ValidateOptions{IO: f.IO}
+	var ruleList, format string
+	cmd := &cobra.Command{
+		Use:   "validate --ep EP --repo DIR --base REV --head REV --mapping FILE",
+		Short: "Check a mapping artifact against the 28 static rules",
+		Long: `Validate checks a candidate's mapping artifact against the 28 static rules
+(lolbench rules list): the EP's sections, the PR's change between two
+revisions and the tree-sitter scopes of the changed lines are read once and
+shared by every rule.
+
+Exit status: 0 when no rule is violated, 1 when any is, 2 for bad input
+(unreadable files, unknown revisions, an artifact that cannot be parsed).`,
+		Example: `  lolbench validate --ep ep.md --repo repo --base base --head head --mapping mapping.md
+  lolbench validate ... --rules 1,5,27 --json | jq '.violations'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for flag, v := range map[string]string{"--ep": opts.Sources.EP, "--repo": opts.Sources.Repo, "--base": opts.Sources.Base, "--head": opts.Sources.Head, "--mapping": opts.Sources.Mapping} {
+				if v == "" {
+					return fmt.Errorf("validate: %s is required (see 'lolbench validate --help')", flag)
+				}
+			}
+			if format != "" {
+				fm, err := ep.ParseFormat(format)
+				if err != nil {
+					return err
+				}
+				opts.Sources.EPFormat = fm
+			}
+			ids, err := parseRuleList(ruleList)
+			if err != nil {
+				return err
+			}
+			opts.Rules = ids
+			if runF != nil {
+				return runF(opts)
+			}
+			return validateRun(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Sources.EP, "ep", "", "EP document (.md, .markdown, .rst, .txt)")
+	fl.StringVar(&format, "format", "", "EP format, md or rst (default: from the extension)")
+	fl.StringVar(&opts.Sources.Repo, "repo", "", "local git repository of the project")
+	fl.StringVar(&opts.Sources.Base, "base", "", "the PR's base revision")
+	fl.StringVar(&opts.Sources.Head, "head", "", "the PR's head revision")
+	fl.StringVar(&opts.Sources.Mapping, "mapping", "", "mapping artifact (mapping.md)")
+	fl.StringVar(&ruleList, "rules", "", "check only these rules, e.g. 1,5,27")
+	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func parseRuleList(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var ids []int
+	for _, part := range strings.Split(s, ",") {
+		id, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(part)), "R"))
+		if err != nil || rules.Lookup(id) == nil {
+			return nil, fmt.Errorf("--rules: no rule %q: rules are numbered 1 to %d", strings.TrimSpace(part), len(rules.All))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func validateRun(cmd *cobra.Command, opts *ValidateOptions) error {
+	selected, err := rules.Select(opts.Rules)
+	if err != nil {
+		return err
+	}
+	in, err := rules.Load(cmd.Context(), opts.Sources)
+	if err != nil {
+		return err
+	}
+	rep, err := rules.Run(in, selected)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := printJSON(opts.IO.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(opts.IO.Out, opts.Sources.Mapping, rep)
+	}
+	if !rep.Passed() {
+		return silentFindings
+	}
+	return nil
+}
+
+// printReport groups violations by rule, each with its artifact line.
+func printReport(w io.Writer, mappingPath string, rep *rules.Report) {
+	byRule := map[int][]rules.Violation{}
+	for _, v := range rep.Violations {
+		byRule[v.Rule] = append(byRule[v.Rule], v)
+	}
+	for _, res := range rep.Rules {
+		vs := byRule[res.ID]
+		if len(vs) == 0 {
+			continue
+		}
+		r := rules.Lookup(res.ID)
+		fmt.Fprintf(w, "R%02d %s: %d violation%s\n", r.ID, r.Name, len(vs), plural(len(vs)))
+		for _, v := range vs {
+			loc := mappingPath
+			if v.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", mappingPath, v.Line)
+			}
+			fmt.Fprintf(w, "  %s: %s: %s\n", loc, v.Where, v.Message)
+		}
+	}
+	for _, fw := range rep.Forwarded {
+		fmt.Fprintf(w, "R%02d forwarded to %s: %s\n", fw.Rule, fw.To, fw.Reason)
+	}
+	passed := 0
+	for _, res := range rep.Rules {
+		if res.Passed {
+			passed++
+		}
+	}
+	fmt.Fprintf(w, "%d of %d rules passed, %d violation%s\n", passed, len(rep.Rules), len(rep.Violations), plural(len(rep.Violations)))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/internal/testrepo"
+	"github.com/lolbench/lolbench/rules"
+)
+
+const fixture = "../../rules/testdata/fixture"
+
+// fixtureRepo builds the rules fixture repository (tags base and head).
+func fixtureRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := testrepo.Build(dir,
+		testrepo.Step{Overlay: filepath.Join(fixture, "base"), Tag: "base"},
+		testrepo.Step{Overlay: filepath.Join(fixture, "pr"), Tag: "head"}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestValidateFlags(t *testing.T) {
+	base := []string{"validate", "--ep", "e.md", "--repo", "r", "--base", "b", "--head", "h", "--mapping", "m.md"}
+	tests := []struct {
+		name    string
+		args    []string
+		want    *ValidateOptions
+		wantErr string
+	}{
+		{"all flags", append(base, "--rules", "1, R5,27", "--json"), &ValidateOptions{
+			Sources: rules.Sources{EP: "e.md", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"},
+			Rules:   []int{1, 5, 27}, JSON: true}, ""},
+		{"format", append(base, "--format", "rst"), &ValidateOptions{
+			Sources: rules.Sources{EP: "e.md", EPFormat: "rst", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"}}, ""},
+		{"missing mapping", base[:9], nil, "--mapping is required"},
+		{"unknown rule", append(base, "--rules", "29"), nil, `no rule "29"`},
+		{"bad format", append(base, "--format", "docx"), nil, "docx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *ValidateOptions
+			f := &Factory{IO: &IOStreams{}}
+			cmd := NewCmdValidate(f, func(o *ValidateOptions) error { got = o; return nil })
+			cmd.SetArgs(tt.args[1:])
+			cmd.SetOut(&strings.Builder{})
+			cmd.SetErr(&strings.Builder{})
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.IO = nil
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("options = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidateFixture(t *testing.T) {
+	repo := fixtureRepo(t)
+	args := func(mapping string, extra ...string) []string {
+		return append([]string{"validate", "--ep", filepath.Join(fixture, "ep.md"), "--repo", repo,
+			"--base", "base", "--head", "head", "--mapping", mapping}, extra...)
+	}
+	t.Run("canonical mapping passes", func(t *testing.T) {
+		out, errOut, code := runCLI(t, args(filepath.Join(fixture, "mapping.md"))...)
+		if code != 0 || out != "28 of 28 rules passed, 0 violations\n" || errOut != "" {
+			t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	})
+	t.Run("unknown revision is bad input", func(t *testing.T) {
+		a := args(filepath.Join(fixture, "mapping.md"))
+		a[6] = "no-such-rev"
+		_, errOut, code := runCLI(t, a...)
+		if code != 2 || !strings.Contains(errOut, "no-such-rev") {
+			t.Fatalf("code %d, stderr %q", code, errOut)
+		}
+	})
+	t.Run("unparseable mapping is bad input", func(t *testing.T) {
+		bad := filepath.Join(t.TempDir(), "bad.md")
+		os.WriteFile(bad, []byte("# Mapping: x\n\n## Surprise\n"), 0o644)
+		_, errOut, code := runCLI(t, args(bad)...)
+		if code != 2 || !strings.Contains(errOut, bad+":3:") {
+			t.Fatalf("code %d, stderr %q", code, errOut)
+		}
+	})
+}
