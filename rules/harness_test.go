@@ -148,10 +148,7 @@ func checkCase(t *testing.T, casePath string) {
 	}
 	for _, epPath := range epVariants(casePath) {
 		t.Run(filepath.Ext(epPath)[1:], func(t *testing.T) {
-			doc, err := ep.Load(epPath, "")
-			if err != nil {
-				t.Fatal(err)
-			}
+			doc := loadEP(t, epPath)
 			rep, err := Run(&Input{EP: doc, Change: change, Scopes: scopes, Mapping: m}, All)
 			if err != nil {
 				t.Fatal(err)
@@ -211,4 +208,13 @@ func TestFixtures(t *testing.T) {
 		}
 		t.Run(strings.TrimPrefix(c, "testdata/"), func(t *testing.T) { checkCase(t, c) })
 	}
+}
+
+func loadEP(t *testing.T, path string) *ep.Document {
+	t.Helper()
+	doc, err := ep.Load(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

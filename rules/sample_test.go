@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lolbench/lolbench/internal/testrepo"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+)
+
+// TestSamples validates the bundled sample candidates under data/samples:
+// mapping.md passes every rule with the EP in both formats, and
+// mapping-flawed.md breaks exactly the rules its inline expectations name.
+func TestSamples(t *testing.T) {
+	samples, _ := filepath.Glob("../data/samples/*/mapping.md")
+	if len(samples) == 0 {
+		t.Fatal("no sample candidates found under data/samples")
+	}
+	for _, mp := range samples {
+		dir := filepath.Dir(mp)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			repo := t.TempDir()
+			if err := testrepo.Build(repo,
+				testrepo.Step{Overlay: filepath.Join(dir, "base"), Tag: "base"},
+				testrepo.Step{Overlay: filepath.Join(dir, "pr"), Tag: "head"}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := diff.Open(repo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch, err := r.Diff(context.Background(), "base", "head")
+			if err != nil {
+				t.Fatal(err)
+			}
+			scopes, err := syntax.Resolve(context.Background(), repo, ch, syntax.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"mapping.md", "mapping-flawed.md"} {
+				path := filepath.Join(dir, name)
+				if _, err := os.Stat(path); err != nil {
+					continue
+				}
+				wants := parseExpectations(t, path)
+				m, err := mapping.ParseFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, epName := range []string{"ep.md", "ep.rst"} {
+					t.Run(name+"/"+epName, func(t *testing.T) {
+						doc := loadEP(t, filepath.Join(dir, epName))
+						rep, err := Run(&Input{EP: doc, Change: ch, Scopes: scopes, Mapping: m}, All)
+						if err != nil {
+							t.Fatal(err)
+						}
+						compare(t, path, wants, rep)
+					})
+				}
+			}
+		})
+	}
+}
