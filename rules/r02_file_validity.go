@@ -1,12 +1,107 @@
 package rules
 
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/mapping"
+)
+
 // R02 checks file validity.
 var R02 = &Rule{
 	ID:    2,
 	Name:  "file-validity",
-	Doc:   `Every path the mapping names, in the PR File Summary, in the Direct modifications and Associated changes tables, in the modification summaries and in Unmapped PR Files, is a file that the PR changes, written as its path after the change (a deleted file keeps its old path). A renamed file's old path is reported with the new path to use. Correct the path, or remove the row if the file is not part of the PR. Directory, glob and aggregate entries are rule 20's.`,
+	Doc:   `Every path the mapping names, in the PR File Summary, in the Direct modifications and Associated changes tables, in the modification summaries and in Unmapped PR Files, is a file that the PR changes, written as its path after the change (a deleted file keeps its old path). A renamed file's old path is reported with the new path to use, and an empty File cell is reported too. Correct the path, or remove the row if the file is not part of the PR. Directory, glob and aggregate entries are rule 20's, and a table without a File column is rule 4's.`,
 	Check: checkR02,
 }
 
 func checkR02(p *Pass) {
+	if p.Change == nil {
+		return
+	}
+	m := p.Mapping
+	type ref struct {
+		path, where string
+		line        int
+	}
+	var refs []ref
+	add := func(columns []string, path string, line int, where string) {
+		if strings.TrimSpace(path) == "" && !headerHas(columns, "File") {
+			return // rule 4: the column itself is missing or renamed
+		}
+		refs = append(refs, ref{path, where, line})
+	}
+	for i, r := range m.PFS.Rows {
+		add(m.PFS.Columns, r.Path, r.Line, partRowWhere(mapping.PartPFS, i+1))
+	}
+	for _, b := range m.Blocks {
+		for _, r := range b.Direct.Rows {
+			add(b.Direct.Columns, r.Path, r.Line, BlockWhere(&b)+" "+mapping.SubPartDirect)
+		}
+		for _, r := range b.Associated.Rows {
+			add(b.Associated.Columns, r.Path, r.Line, BlockWhere(&b)+" "+mapping.SubPartAssociated)
+		}
+		for _, it := range b.Summary.Items {
+			add(nil, it.Path, it.Line, BlockWhere(&b)+" "+mapping.SubPartSummary)
+		}
+	}
+	for i, r := range m.UnmappedFiles.Rows {
+		add(m.UnmappedFiles.Columns, r.Path, r.Line, partRowWhere(mapping.PartUnmappedFiles, i+1))
+	}
+	for _, r := range refs {
+		got := strings.TrimSpace(r.path)
+		if got == "" {
+			p.Reportf(r.line, r.where, "the File cell is empty; write the path of a file the PR changes, or remove the row")
+			continue
+		}
+		if p.PRFile[got] != nil || p.AggregatePath(got) != "" {
+			continue
+		}
+		p.Reportf(r.line, FileWhere(got), "`%s` (%s) is not a file the PR changes; %s", got, r.where, r02Fix(p, got))
+	}
+}
+
+// r02Fix suggests the path to write instead of a path that is not a PR
+// file.
+func r02Fix(p *Pass, got string) string {
+	if f := p.OldPath[got]; f != nil {
+		return fmt.Sprintf("the PR renames it to `%s`: write the path after the change, `%s`", f.Path(), f.Path())
+	}
+	if f := p.OldPath[tidyPath(got)]; f != nil {
+		return fmt.Sprintf("the PR renames `%s` to `%s`: write `%s`", tidyPath(got), f.Path(), f.Path())
+	}
+	var exact, fold, base []string
+	for i := range p.Change.Files {
+		file := p.Change.Files[i].Path()
+		switch {
+		case tidyPath(got) == file:
+			exact = append(exact, file)
+		case strings.EqualFold(tidyPath(got), file):
+			fold = append(fold, file)
+		case path.Base(file) == path.Base(tidyPath(got)):
+			base = append(base, file)
+		}
+	}
+	for _, c := range [][]string{exact, fold} {
+		if len(c) == 1 {
+			return fmt.Sprintf("write it exactly as `%s`", c[0])
+		}
+	}
+	if len(base) > 0 {
+		slices.Sort(base)
+		return fmt.Sprintf("did you mean %s? Correct the path, or remove the row if the file is not part of the PR", codeList(base))
+	}
+	var all []string
+	for i := range p.Change.Files {
+		all = append(all, p.Change.Files[i].Path())
+	}
+	if len(all) == 0 {
+		return "the PR changes no files; remove the row"
+	}
+	if len(all) > 12 {
+		return fmt.Sprintf("the PR changes %d files, none of them at this path: correct the path, or remove the row", len(all))
+	}
+	return fmt.Sprintf("correct the path to one of %s, or remove the row if the file is not part of the PR", codeList(all))
 }
