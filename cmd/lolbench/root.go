@@ -32,6 +32,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdLoc(f),
 		NewCmdEP(f),
 		NewCmdMapping(f),
+		NewCmdPR(f),
 		NewCmdRules(f),
 		NewCmdValidate(f, nil),
 	)

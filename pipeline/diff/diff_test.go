@@ -229,7 +229,7 @@ type history struct {
 	treeOfFirst plumbing.Hash
 }
 
-func buildHistory(t *testing.T) history {
+func buildHistory(t testing.TB) history {
 	t.Helper()
 	b := newBuilder(t, false)
 	s1 := text("a.go", "package a\n", "docs/readme.md", "hello\n")
@@ -592,4 +592,23 @@ func TestPatchApplies(t *testing.T) {
 	if got != want {
 		t.Errorf("patched tree %s, head tree %s", got, want)
 	}
+}
+
+// FuzzResolve calls the resolver without its panic guard: hostile
+// revisions must give errors, not panics.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"HEAD~1", "v2^", "main^^2~", "abcd", "refs/heads/main", "@", "HEAD@{1}", "-x", "a..b", ""} {
+		f.Add(s)
+	}
+	h := buildHistory(f)
+	r, err := Open(h.b.dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, rev string) {
+		c, err := r.resolve(rev)
+		if err == nil && c == nil {
+			t.Fatalf("%q: no commit and no error", rev)
+		}
+	})
 }

@@ -288,6 +288,7 @@ func readLine(br *bufio.Reader) (line []byte, ok bool, err error) {
 func readPatch(br *bufio.Reader, files []File, owner []int) error {
 	var cur *File
 	sec := -1
+	oldEnd, newEnd := 0, 0 // hunks of a section come in line order
 	for {
 		line, ok, err := readLine(br)
 		if err != nil {
@@ -303,6 +304,7 @@ func readPatch(br *bufio.Reader, files []File, owner []int) error {
 				return fmt.Errorf("git output: more patch sections than files (%d)", len(files))
 			}
 			cur = &files[owner[sec]]
+			oldEnd, newEnd = 0, 0
 		case cur == nil:
 			return fmt.Errorf("git output: patch does not start with a diff --git line: %s", strconv.Quote(string(line)))
 		case bytes.HasPrefix(line, []byte("@@ ")):
@@ -310,6 +312,10 @@ func readPatch(br *bufio.Reader, files []File, owner []int) error {
 			if err != nil {
 				return fmt.Errorf("git output for %s: %w", strconv.Quote(cur.Path()), err)
 			}
+			if h.OldStart < oldEnd || h.NewStart < newEnd {
+				return fmt.Errorf("git output for %s: hunk %s out of order", strconv.Quote(cur.Path()), strconv.Quote(string(line)))
+			}
+			oldEnd, newEnd = h.OldStart+h.OldLines, h.NewStart+h.NewLines
 			if err := readHunk(br, cur, h); err != nil {
 				return fmt.Errorf("git output for %s: %w", strconv.Quote(cur.Path()), err)
 			}
