@@ -2,6 +2,7 @@ package ep
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,8 +82,10 @@ func (p *rstParser) col0(i int) bool {
 // after it. docutils' PEP reader accepts it only as the first construct; a
 // "Key: value" line directly underlined is a title, not a header.
 func (p *rstParser) header() int {
+	// Like docutils' RFC2822Body state, skip blank and indented lines
+	// before the first column-0 construct.
 	i := 0
-	for i < len(p.lines) && p.lines[i].blank {
+	for i < len(p.lines) && (p.lines[i].blank || p.lines[i].indented) {
 		i++
 	}
 	if !p.col0(i) || !isRFC2822Field(p.lines[i].text) || p.marker(p.lines[i].text) ||
@@ -137,11 +140,16 @@ func (p *rstParser) block(i int) int {
 		return i + 1
 	case isEnumerator(t) && p.enumeratedItem(i):
 		return i + 1
-	case strings.HasPrefix(t, ">>>") && (len(t) == 3 || t[3] == ' '),
-		isGridTableTop(t):
-		// Doctest blocks and grid tables are text blocks: up to a blank
-		// or indented line.
-		return p.textBlockEnd(i)
+	case p.optionItem(i):
+		return i + 1
+	case strings.HasPrefix(t, ">>>") && (len(t) == 3 || t[3] == ' '):
+		// A doctest block runs to the next blank line, indented lines
+		// included (docutils' get_text_block without flush_left).
+		for i++; i < len(p.lines) && !p.lines[i].blank; i++ {
+		}
+		return i
+	case isGridTableTop(t):
+		return p.gridTable(i)
 	case isSimpleTableTop(t):
 		return p.simpleTable(i)
 	case isAdornment(t):
@@ -236,13 +244,23 @@ func isSimpleTableBorder(t string) bool {
 	return t != "" && t[0] == '=' && strings.Trim(t, "= ") == ""
 }
 
-// textBlockEnd returns the first blank or indented line after i.
-func (p *rstParser) textBlockEnd(i int) int {
-	i++
-	for p.col0(i) {
-		i++
+// gridTable skips a grid table the way docutils' isolate_grid_table does:
+// the table is the run of lines starting with "+" or "|"; if its last line
+// is not a border, it ends at the last border from the third line on.
+func (p *rstParser) gridTable(i int) int {
+	j := i + 1
+	for p.col0(j) && (p.lines[j].text[0] == '+' || p.lines[j].text[0] == '|') {
+		j++
 	}
-	return i
+	if isGridTableTop(p.lines[j-1].text) {
+		return j
+	}
+	for k := j - 2; k >= i+2; k-- {
+		if isGridTableTop(p.lines[k].text) {
+			return k + 1
+		}
+	}
+	return j // malformed: docutils reports it and goes on after the run
 }
 
 // simpleTable skips a simple table the way docutils' isolate_simple_table
@@ -274,13 +292,21 @@ func (p *rstParser) simpleTable(i int) int {
 // isEnumerator matches the start of an enumerated list item: "1.", "(a)",
 // "iv)", "#." followed by a space or the end of the line.
 func isEnumerator(t string) bool {
-	_, ok := enumerator(t)
+	_, ok := parseEnumerator(t)
 	return ok
 }
 
-// enumerator returns the format of the enumerator starting t ("." / ")" /
-// "()"), if any.
-func enumerator(t string) (string, bool) {
+// enumInfo is a parsed enumerator, as docutils' parse_enumerator sees it.
+type enumInfo struct {
+	format  string // ".", ")" or "()"
+	seq     string // arabic, loweralpha, upperalpha, lowerroman, upperroman or #
+	ordinal int    // 0 when the value is invalid (a malformed roman numeral)
+}
+
+// parseEnumerator matches docutils' enumerator pattern
+// `(\(enum\)|enum\)|enum\.)( +|$)` at the start of t.
+func parseEnumerator(t string) (enumInfo, bool) {
+	var e enumInfo
 	open := strings.HasPrefix(t, "(")
 	s := t
 	if open {
@@ -290,33 +316,124 @@ func enumerator(t string) (string, bool) {
 	for n < len(s) && (isASCIIAlnum(s[n]) || s[n] == '#') {
 		n++
 	}
-	if n == 0 || n >= len(s) || !enumValue(s[:n]) {
-		return "", false
-	}
-	suffix := s[n]
-	rest := s[n+1:]
-	if rest != "" && rest[0] != ' ' {
-		return "", false
+	if n == 0 || n >= len(s) || (n+1 < len(s) && s[n+1] != ' ') {
+		return e, false
 	}
 	switch {
-	case open && suffix == ')':
-		return "()", true
-	case !open && (suffix == '.' || suffix == ')'):
-		return string(suffix), true
+	case open && s[n] == ')':
+		e.format = "()"
+	case !open && (s[n] == '.' || s[n] == ')'):
+		e.format = s[n : n+1]
+	default:
+		return e, false
 	}
-	return "", false
+	v := s[:n]
+	switch {
+	case v == "#":
+		e.seq, e.ordinal = "#", 1
+	case v == "i":
+		e.seq, e.ordinal = "lowerroman", 1
+	case v == "I":
+		e.seq, e.ordinal = "upperroman", 1
+	case strings.Trim(v, "0123456789") == "":
+		e.seq, e.ordinal = "arabic", 1
+		if x, err := strconv.Atoi(v); err == nil && x < 1<<30 {
+			e.ordinal = x
+		} else {
+			e.ordinal = 1 << 30 // only its successor matters, and no line starts with it
+		}
+	case len(v) == 1 && v[0] >= 'a' && v[0] <= 'z':
+		e.seq, e.ordinal = "loweralpha", int(v[0]-'a')+1
+	case len(v) == 1 && v[0] >= 'A' && v[0] <= 'Z':
+		e.seq, e.ordinal = "upperalpha", int(v[0]-'A')+1
+	case strings.Trim(v, "ivxlcdm") == "":
+		e.seq, e.ordinal = "lowerroman", fromRoman(strings.ToUpper(v))
+	case strings.Trim(v, "IVXLCDM") == "":
+		e.seq, e.ordinal = "upperroman", fromRoman(v)
+	default:
+		return e, false
+	}
+	return e, true
 }
 
-// enumValue accepts arabic numbers, single letters, roman numerals and the
-// auto-enumerator "#".
-func enumValue(v string) bool {
-	if v == "#" || len(v) == 1 && isASCIIAlnum(v[0]) {
-		return true
+// wrap puts a value in the enumerator's format.
+func (e enumInfo) wrap(v string) string {
+	switch e.format {
+	case "()":
+		return "(" + v + ")"
+	default:
+		return v + e.format
 	}
-	if strings.Trim(v, "0123456789") == "" {
-		return true
+}
+
+// next is docutils' make_enumerator(ordinal+1): the marker the following
+// item would carry, or false when out of range.
+func (e enumInfo) next() (string, bool) {
+	n := e.ordinal + 1
+	switch e.seq {
+	case "#":
+		return e.wrap("#"), true
+	case "arabic":
+		return e.wrap(strconv.Itoa(n)), true
+	case "loweralpha", "upperalpha":
+		if n > 26 {
+			return "", false
+		}
+		c := string(rune('a' + n - 1))
+		if e.seq == "upperalpha" {
+			c = strings.ToUpper(c)
+		}
+		return e.wrap(c), true
+	default:
+		r := toRoman(n)
+		if r == "" {
+			return "", false
+		}
+		if e.seq == "lowerroman" {
+			r = strings.ToLower(r)
+		}
+		return e.wrap(r), true
 	}
-	return strings.Trim(v, "ivxlcdm") == "" || strings.Trim(v, "IVXLCDM") == ""
+}
+
+var romanDigits = []struct {
+	v int
+	s string
+}{{1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"}, {90, "XC"},
+	{50, "L"}, {40, "XL"}, {10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}}
+
+// toRoman writes 1..4999 as an upper-case roman numeral ("" outside).
+func toRoman(n int) string {
+	if n < 1 || n > 4999 {
+		return ""
+	}
+	var b strings.Builder
+	for _, d := range romanDigits {
+		for n >= d.v {
+			b.WriteString(d.s)
+			n -= d.v
+		}
+	}
+	return b.String()
+}
+
+// fromRoman reads a canonical upper-case roman numeral, 0 if malformed
+// ("IIII", "VX"), as docutils' strict RomanNumeral does.
+func fromRoman(s string) int {
+	if len(s) > 20 {
+		return 0
+	}
+	n, rest := 0, s
+	for _, d := range romanDigits {
+		for strings.HasPrefix(rest, d.s) {
+			n += d.v
+			rest = rest[len(d.s):]
+		}
+	}
+	if rest != "" || toRoman(n) != s {
+		return 0
+	}
+	return n
 }
 
 func isASCIIAlnum(c byte) bool {
@@ -324,16 +441,126 @@ func isASCIIAlnum(c byte) bool {
 }
 
 // enumeratedItem reports whether the enumerator on line i starts a list
-// item: docutils requires the next line to be blank, indented, absent or
-// another enumerator of the same format. Otherwise "1. Introduction"
-// followed by an underline is an ordinary title.
+// item (docutils' is_enumerated_list_item): its value must be valid and the
+// next line blank, indented, absent, or starting with the next enumerator
+// or the auto-enumerator "#". Otherwise "1. Introduction" followed by an
+// underline is an ordinary title.
 func (p *rstParser) enumeratedItem(i int) bool {
+	e, _ := parseEnumerator(p.lines[i].text)
+	if e.ordinal == 0 {
+		return false
+	}
 	if !p.col0(i + 1) {
 		return true
 	}
-	f, _ := enumerator(p.lines[i].text)
-	g, ok := enumerator(p.lines[i+1].text)
-	return ok && f == g
+	next := p.lines[i+1].text
+	if n, ok := e.next(); ok {
+		return strings.HasPrefix(next, n) || strings.HasPrefix(next, e.wrap("#"))
+	}
+	return false
+}
+
+// optionItem reports whether line i starts an option list item
+// (docutils' option_marker, then option_list_item): an option marker such
+// as "-a", "--long=ARG" or "-f FILE, --file=FILE" followed by two spaces
+// and a description, or by nothing and an indented description below.
+func (p *rstParser) optionItem(i int) bool {
+	t := p.lines[i].text
+	end, ok := optionMarker(t)
+	if !ok {
+		return false
+	}
+	if strings.TrimSpace(t[end:]) != "" {
+		return true
+	}
+	for j := i + 1; j < len(p.lines); j++ {
+		if !p.lines[j].blank {
+			return p.lines[j].indented
+		}
+	}
+	return false
+}
+
+// optionMarker matches `option(, option)*(  +| ?$)` at the start of t and
+// returns where the description starts.
+func optionMarker(t string) (int, bool) {
+	for _, end := range optionEnds(t, 0) {
+		switch {
+		case end == len(t) || end+1 == len(t) && t[end] == ' ':
+			return len(t), true
+		case strings.HasPrefix(t[end:], "  "):
+			return end + 2, true
+		case strings.HasPrefix(t[end:], ", "):
+			if e, ok := optionMarker(t[end+2:]); ok {
+				return end + 2 + e, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// optionEnds returns the possible ends of one option at t[pos:], longest
+// first: "-a" or "+a" with an optional " ARG" / "ARG", "--name" or "/name"
+// with an optional "=ARG" / " ARG".
+func optionEnds(t string, pos int) []int {
+	s := t[pos:]
+	var end int
+	switch {
+	case len(s) >= 2 && (s[0] == '-' || s[0] == '+') && isASCIIAlnum(s[1]):
+		end = 2
+		if e := optionArg(s, end, true); e > 0 {
+			return []int{pos + e, pos + end}
+		}
+		return []int{pos + end}
+	case strings.HasPrefix(s, "--") || strings.HasPrefix(s, "/"):
+		end = 2
+		if s[0] == '/' {
+			end = 1
+		}
+		if end >= len(s) || !isASCIIAlnum(s[end]) {
+			return nil
+		}
+		for end < len(s) && (isASCIIAlnum(s[end]) || s[end] == '_' || s[end] == '-') {
+			end++
+		}
+		if end < len(s) && (s[end] == '=' || s[end] == ' ') {
+			if e := optionArg(s, end+1, false); e > 0 {
+				return []int{pos + e, pos + end}
+			}
+		}
+		return []int{pos + end}
+	}
+	return nil
+}
+
+// optionArg matches docutils' optarg `[a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>` at
+// s[i:] (after an optional space when space is true) and returns its end,
+// or 0.
+func optionArg(s string, i int, space bool) int {
+	if space && i < len(s) && s[i] == ' ' {
+		if e := optionArg(s, i+1, false); e > 0 {
+			return e
+		}
+	}
+	if i >= len(s) {
+		return 0
+	}
+	if s[i] == '<' {
+		j := strings.IndexAny(s[i+1:], "<>")
+		if j <= 0 || s[i+1+j] != '>' {
+			return 0
+		}
+		return i + 1 + j + 1
+	}
+	c := s[i]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return 0
+	}
+	j := i + 1
+	for j < len(s) && (isASCIIAlnum(s[j]) || s[j] == '_' || s[j] == '-') {
+		j++
+	}
+	return j
 }
 
 // overline handles a column-0 adornment line (docutils' Line state): an

@@ -107,9 +107,24 @@ var rstOutlineCases = []outlineCase{
 		want: []row{{"1", 1, "After", 14}},
 	},
 	{
-		name: "doctest block",
-		src:  ">>> x = 1\n-----\n\nY\n-\n",
-		want: []row{{"1", 1, "Y", 4}},
+		name: "doctest block runs to a blank line, indented lines included",
+		src:  ">>> x = 1\n    indented\nNot\n===\n\nY\n=\n",
+		want: []row{{"1", 1, "Y", 6}},
+	},
+	{
+		name: "grid table ends at the first line not starting with + or |",
+		src:  "+---+\n| a |\n+---+\nTitle\n=====\n",
+		want: []row{{"1", 1, "Title", 4}},
+	},
+	{
+		name: "option lists are not titles unless the option has no description",
+		src:  "-a  Option a\n---------------\n\n--long\n    Described below\n\n--solo\n======\n",
+		want: []row{{"1", 1, "--solo", 7}},
+	},
+	{
+		name: "enumerator validity follows docutils",
+		src:  "1. One\n2. Two\n\nIIII. Bad roman\n===============\n\ni. First\nii. Second\n\na) Alpha\nb) Beta\n---------\n",
+		want: []row{{"1", 1, "IIII. Bad roman", 4}, {"1.1", 2, "b) Beta", 11}},
 	},
 	{
 		// docutils 0.19 keeps the footnote label ("1") and knows neither
