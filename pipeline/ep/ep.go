@@ -14,7 +14,7 @@
 //     GFM extension. ATX and setext headings count. Only headings that are
 //     direct children of the document count: a heading inside a block quote
 //     or a list item is quoted or enumerated material, not a section of the
-//     proposal, and GitHub's own outline ignores it too. Code blocks, HTML
+//     proposal. Code blocks, HTML
 //     blocks and comments never hold headings, and raw <h2> HTML is not a
 //     heading. YAML front matter is stripped before goldmark sees it, so its
 //     last key line cannot turn into a setext heading; its top-level scalar
@@ -29,13 +29,22 @@
 //     well-formed documents: underline-only and overline+underline titles,
 //     levels in order of first appearance of each adornment style, the
 //     short-underline leniency, and no titles inside indented text, literal
-//     blocks, directives, comments, tables or the PEP header block. The
-//     RFC-822 header block of a PEP becomes Document.Metadata. Where docutils
-//     reports a "title level inconsistent" error and drops the title, this
-//     parser keeps it and clamps its depth to one below the current section,
-//     so that a malformed proposal still yields a usable outline. Unlike
-//     docutils' doctitle transform, a lone top-level section is not promoted
-//     to a document title: levels are plain tree depths.
+//     blocks, directives, comments, lists, option lists, doctest blocks,
+//     tables or the PEP header block (checked against docutils 0.19 on
+//     every PEP in python/peps: same titles and levels). The RFC-822 header block of
+//     a PEP becomes Document.Metadata; since the format alone does not say
+//     whether a file is a PEP, a header is taken only when every line up
+//     to the first blank line is a field or a continuation, and not when
+//     its first line is underlined (then it is a title, as for docutils'
+//     standard reader). Where docutils reports an inconsistent title level
+//     and drops the title, this parser keeps it and clamps its depth to one
+//     below the current section, so that a malformed proposal still yields
+//     a usable outline. Unlike docutils' doctitle transform, a lone
+//     top-level section is not promoted to a document title: levels are
+//     plain tree depths.
+//
+// Titles are plain text on one line: markup removed, white space runs
+// collapsed to one space, footnote and citation references dropped.
 //
 // Lines end at "\n" (a preceding "\r" is ignored); a lone "\r" is not a line
 // break in either format. Input that is not valid UTF-8 is rejected with an
