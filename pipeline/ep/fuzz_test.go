@@ -121,6 +121,9 @@ func FuzzParseRST(f *testing.F) {
 		"``c`` *e* `t <u>`_ :r:`x` y_ [1]_\n==================================\n",
 		"A\n=\nB\n-\nC\n~\nD\n=\nE\n~\n",
 		"Title\n===\n  Inset\n\f\n",
+		"-a  opt\n----\n--solo\n======\n>>> x\n    y\nNot\n===\n",
+		"+--+\n|a |\n+--+\nT\n=\n\nIIII. r\n=======\na) x\nb) y\n----\n",
+		"*a `b :r:`c |d [e _`f \\*g h__\n=====\n",
 	} {
 		f.Add([]byte(s))
 	}
