@@ -12,8 +12,11 @@
 # Needs root (debootstrap chroots and makes device nodes); CI runs as root.
 # See test/README.md.
 set -euo pipefail
+# The whole script is one block, read before it runs: editing or checking out
+# this file during a build cannot change what the running build does.
+{
 
-RECIPE_VERSION=1
+RECIPE_VERSION=2
 SUITE=bookworm
 TAG="${LOLBENCH_BASE_IMAGE:-lolbench-test/base:${SUITE}-${RECIPE_VERSION}}"
 # What the sample projects' tests need. debootstrap resolves the dependencies
@@ -69,21 +72,20 @@ step() {
 	log "$STEP"
 }
 
-ROOTFS=""
 BUILD_DIR=""
 # cleanup unmounts anything debootstrap left mounted inside the root
 # filesystem (a failed run can leave proc or sys there) before removing it:
 # rm -rf through a mounted /proc or /sys would be a disaster.
 cleanup() {
 	local rc=$?
-	if [ -n "$ROOTFS" ] && [ -d "$ROOTFS" ]; then
+	if [ -n "$BUILD_DIR" ] && [ -d "$BUILD_DIR" ]; then
 		local m
 		# Deepest mount points first.
-		for m in $(awk -v r="$ROOTFS" 'index($2, r"/") == 1 { print $2 }' /proc/mounts | sort -r); do
+		for m in $(awk -v r="$BUILD_DIR" 'index($2, r"/") == 1 { print $2 }' /proc/mounts | sort -r); do
 			umount -l "$m" 2>/dev/null || true
 		done
-		if awk -v r="$ROOTFS" 'index($2, r"/") == 1 { found=1 } END { exit !found }' /proc/mounts; then
-			echo "base-image: still mounted under $ROOTFS; not removing it" >&2
+		if awk -v r="$BUILD_DIR" 'index($2, r"/") == 1 { found=1 } END { exit !found }' /proc/mounts; then
+			echo "base-image: still mounted under $BUILD_DIR; not removing it" >&2
 		else
 			rm -rf --one-file-system "$BUILD_DIR"
 		fi
@@ -111,6 +113,17 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
+# One build at a time per machine: test packages that run in parallel may
+# all ask for the image. Whoever waited finds the image built.
+step "waiting for other builds (lock /var/lock/lolbench-base-image.lock)"
+exec 9>/var/lock/lolbench-base-image.lock
+flock 9
+if [ "$FORCE" = 0 ] && docker image inspect "$TAG" >/dev/null 2>&1; then
+	log "image $TAG was built meanwhile; nothing to do"
+	exit 0
+fi
+OLD_ID=$(docker image inspect -f '{{.Id}}' "$TAG" 2>/dev/null || true)
+
 # mirror prints the Debian mirror that apt already uses here, so that the
 # image is built from the same (possibly local or snapshot) archive.
 mirror() {
@@ -119,16 +132,16 @@ mirror() {
 	if [ -r "$f" ]; then
 		# deb822: the URIs of the first stanza whose Suites name the suite.
 		uri=$(awk -v s="$SUITE" '
-			/^[[:space:]]*$/ { if (u != "" && ok) { print u; exit } u=""; ok=0; next }
+			/^[[:space:]]*$/ { if (u != "" && ok) { print u; done=1; exit } u=""; ok=0; next }
 			tolower($1) == "uris:" { u=$2 }
 			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == s) ok=1 }
-			END { if (u != "" && ok) print u }' "$f" | head -n1)
+			END { if (!done && u != "" && ok) print u }' "$f")
 	fi
 	if [ -z "$uri" ]; then
 		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 			[ -r "$f" ] || continue
 			uri=$(awk -v s="$SUITE" '$1 == "deb" {
-				i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+				i = 2; if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
 				if ($(i+1) == s) { print $i; exit } }' "$f")
 			[ -n "$uri" ] && break
 		done
@@ -159,7 +172,7 @@ include=$(
 	IFS=,
 	echo "${PACKAGES[*]}"
 )
-step "debootstrap --variant=minbase $SUITE (packages: $include); log in $BUILD_DIR/debootstrap.log"
+step "debootstrap --variant=minbase $SUITE from $MIRROR (packages: $include); takes minutes"
 if ! debootstrap --variant=minbase "${KEYRING_ARGS[@]}" --include="$include" \
 	"$SUITE" "$ROOTFS" "$MIRROR" >"$BUILD_DIR/debootstrap.log" 2>&1; then
 	echo "base-image: debootstrap failed; last lines of its log:" >&2
@@ -180,9 +193,20 @@ cat >"$ROOTFS/etc/gitconfig" <<'EOF'
 EOF
 # The same mirror inside, for anyone who runs the image with a network.
 echo "deb $MIRROR $SUITE main" >"$ROOTFS/etc/apt/sources.list"
-# Nothing cached: the archives and lists only make the image bigger.
+# Nothing cached: the archives and lists only make the image bigger. Nor
+# documentation, manuals, translations or Go's own test suite (~90 MB); dpkg
+# is told to leave them out of later installs too. Go's precompiled standard
+# library stays: without it every fresh container rebuilds it first.
 rm -rf "${ROOTFS:?}"/var/cache/apt/archives/*.deb "${ROOTFS:?}"/var/lib/apt/lists/* \
-	"${ROOTFS:?}"/var/log/*.log "${ROOTFS:?}"/debootstrap
+	"${ROOTFS:?}"/var/log/*.log "${ROOTFS:?}"/debootstrap \
+	"${ROOTFS:?}"/usr/share/doc/* "${ROOTFS:?}"/usr/share/man/* "${ROOTFS:?}"/usr/share/info/* \
+	"${ROOTFS:?}"/usr/share/locale/* "${ROOTFS:?}"/usr/share/go-*/test
+cat >"$ROOTFS/etc/dpkg/dpkg.cfg.d/01-lolbench-nodoc" <<'EOF2'
+path-exclude /usr/share/doc/*
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+EOF2
 for p in "${PACKAGES[@]}"; do
 	chroot "$ROOTFS" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		{ echo "base-image: package $p is not installed in the root filesystem" >&2; exit 1; }
@@ -201,10 +225,17 @@ tar --numeric-owner -C "$ROOTFS" -c . | docker import \
 
 step "removing the root filesystem"
 rm -rf --one-file-system "$BUILD_DIR"
-ROOTFS=""
+BUILD_DIR=""
+NEW_ID=$(docker image inspect -f '{{.Id}}' "$TAG")
+if [ -n "$OLD_ID" ] && [ "$OLD_ID" != "$NEW_ID" ]; then
+	# --force: the replaced image would linger untagged.
+	docker rmi "$OLD_ID" >/dev/null 2>&1 || log "old image $OLD_ID is still in use; left in place"
+fi
 
 step "verifying the image (docker run --network none)"
 docker run --rm --network none "$TAG" sh -c 'go version && python3 -m pytest --version && python3 -m coverage --version | head -n1 && git --version' >&2
 
 size=$(docker image inspect -f '{{.Size}}' "$TAG")
 log "done: $TAG, $((size / 1024 / 1024)) MiB, built in $(($(date +%s) - START))s"
+exit 0
+}
