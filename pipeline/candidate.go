@@ -60,7 +60,7 @@ type Info struct {
 
 // EPInfo describes the proposal.
 type EPInfo struct {
-	ID      string    `json:"id"`   // "PEP 617"
+	ID      string    `json:"id"` // "PEP 617"
 	Title   string    `json:"title"`
 	File    string    `json:"file"` // ep.md or ep.rst in the candidate folder
 	Status  string    `json:"status,omitempty"`
