@@ -161,3 +161,18 @@ func distinctRowPaths(rows []mapping.CodeRow) []string {
 	}
 	return out
 }
+
+// nearMiss reports whether got, a path that is not a PR file, is probably a
+// slip for the PR file file: the same path but for case, "./" or doubled
+// slashes; the same name in another folder; or at most two edits away.
+// Rule 2 reports got and suggests file; rule 1 counts got as file's row.
+func nearMiss(got, file string) bool {
+	g := tidyPath(got)
+	if g == "" || g == file {
+		return g != ""
+	}
+	if strings.EqualFold(g, file) || path.Base(g) == path.Base(file) {
+		return true
+	}
+	return r04EditDistance(g, file, 3) <= 2
+}

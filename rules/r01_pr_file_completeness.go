@@ -12,7 +12,7 @@ import (
 var R01 = &Rule{
 	ID:    1,
 	Name:  "pr-file-completeness",
-	Doc:   `Every file the PR changes has a row in the PR File Summary whose Role names exactly one of direct, associated and unmapped, and the distinct PR files with such a row, counted per role, add up to the PR's file count. A PR file without a row is reported with no artifact line; add a row for it. A Role cell naming several roles ("direct, associated") is reported at its row; keep the one role that applies: direct when a block's Direct modifications name the file, else associated when Associated changes do, else unmapped. Rows for files outside the PR are rule 2's (a row that misspells a PR file's path, or names a renamed file's old path, counts as that file's row here), directory, glob and aggregate rows rule 20's (the files they cover are not reported missing), repeated rows rule 17's, and empty or unknown role words rule 4's.`,
+	Doc:   `Every file the PR changes has a row in the PR File Summary whose Role names exactly one of direct, associated and unmapped, and the distinct PR files with such a row, counted per role, add up to the PR's file count. A PR file without a row is reported with no artifact line; add a row for it. A Role cell naming several roles ("direct, associated") is reported at its row; keep the one role that applies: direct when a block's Direct modifications name the file, else associated when Associated changes do, else unmapped. Rows for files outside the PR are rule 2's (a row that misspells a PR file's path, differing in case, "./", folder or at most two characters, or that names a renamed file's old path, counts as that file's row here), directory, glob and aggregate rows rule 20's (the files they cover are not reported missing), repeated rows rule 17's, and empty or unknown role words rule 4's.`,
 	Check: checkR01,
 }
 
@@ -71,10 +71,9 @@ func roleReason(r mapping.Role) string {
 // file: its exact path, a near miss of it or its old path (rule 2's), or a
 // directory, glob or aggregate entry that covers it (rule 20's).
 func r01Covered(p *Pass, file, oldPath string) bool {
-	want := tidyPath(file)
 	for _, r := range p.Mapping.PFS.Rows {
 		got := strings.TrimSpace(r.Path)
-		if got == file || (got != "" && strings.EqualFold(tidyPath(got), want)) {
+		if got == file || (p.PRFile[got] == nil && nearMiss(got, file)) {
 			return true
 		}
 		if oldPath != "" && oldPath != file && tidyPath(got) == tidyPath(oldPath) {

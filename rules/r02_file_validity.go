@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -72,26 +71,19 @@ func r02Fix(p *Pass, got string) string {
 	if f := p.OldPath[tidyPath(got)]; f != nil {
 		return fmt.Sprintf("the PR renames `%s` to `%s`: write `%s`", tidyPath(got), f.Path(), f.Path())
 	}
-	var exact, fold, base []string
+	var near []string
 	for i := range p.Change.Files {
 		file := p.Change.Files[i].Path()
-		switch {
-		case tidyPath(got) == file:
-			exact = append(exact, file)
-		case strings.EqualFold(tidyPath(got), file):
-			fold = append(fold, file)
-		case path.Base(file) == path.Base(tidyPath(got)):
-			base = append(base, file)
+		if tidyPath(got) == file || strings.EqualFold(tidyPath(got), file) {
+			return fmt.Sprintf("write it exactly as `%s`", file)
+		}
+		if nearMiss(got, file) {
+			near = append(near, file)
 		}
 	}
-	for _, c := range [][]string{exact, fold} {
-		if len(c) == 1 {
-			return fmt.Sprintf("write it exactly as `%s`", c[0])
-		}
-	}
-	if len(base) > 0 {
-		slices.Sort(base)
-		return fmt.Sprintf("did you mean %s? Correct the path, or remove the row if the file is not part of the PR", codeList(base))
+	if len(near) > 0 {
+		slices.Sort(near)
+		return fmt.Sprintf("did you mean %s? Correct the path, or remove the row if the file is not part of the PR", codeList(near))
 	}
 	var all []string
 	for i := range p.Change.Files {
