@@ -96,6 +96,8 @@ func TestCountFileInline(t *testing.T) {
 		{"image.png", "\x89PNG", "", Counts{}, false},
 		{"empty.go", "", "", Counts{}, false},
 		{"nul.go", "package a\x00\n", "", Counts{}, false},
+		// scc drops the last line of a file that ends in an opening """.
+		{"end.py", `"""`, "Python", Counts{1, 1, 0, 0}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -322,5 +324,35 @@ func TestClocNames(t *testing.T) {
 	}
 	if _, ok := db["Assembly"]; !ok {
 		t.Error(`scc has no "Assembly" to fix`)
+	}
+}
+
+func TestShortenEscapes(t *testing.T) {
+	for _, tt := range []struct{ run, want int }{{1, 1}, {64, 64}, {65, 63}, {66, 64}, {200, 64}, {201, 63}} {
+		in := []byte("a" + strings.Repeat(`\`, tt.run) + "b")
+		if got := len(shortenEscapes(in)) - 2; got != tt.want {
+			t.Errorf("run of %d: %d backslashes left, want %d", tt.run, got, tt.want)
+		}
+	}
+}
+
+// TestLongEscapeRuns: a hostile run of backslashes in a string counts as
+// a short run of the same parity would (and does not take minutes).
+func TestLongEscapeRuns(t *testing.T) {
+	file := func(n int) string {
+		return "package a\n\nvar s = \"" + strings.Repeat(`\`, n) + "\"\n// still in the string if n is odd\n\"\n"
+	}
+	for _, n := range []int{100000, 100001} {
+		_, got, _ := CountFile("a.go", []byte(file(n)))
+		_, want, _ := CountFile("a.go", []byte(file(2-n%2)))
+		if got != want {
+			t.Errorf("run of %d: %+v, want %+v", n, got, want)
+		}
+	}
+	if _, c, _ := CountFile("a.go", []byte(file(100001))); c.Comment != 0 {
+		t.Errorf("odd run: the quote after it is escaped, so no comment: %+v", c)
+	}
+	if _, c, _ := CountFile("a.go", []byte(file(100000))); c.Comment != 1 {
+		t.Errorf("even run: the string ends, the next line is a comment: %+v", c)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // submodules are not counted, like symlinks on disk).
 //
 // go-git is not safe for concurrent use, so one goroutine walks the tree
-// and each counting worker opens the repository for itself.
+// and reads the blobs, and opt.Workers goroutines count them.
 func CountRev(ctx context.Context, repoDir, rev string, opt Options) (*Result, error) {
 	if st, err := os.Stat(repoDir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("no such directory: %s", repoDir)
@@ -47,17 +47,18 @@ func CountRev(ctx context.Context, repoDir, rev string, opt Options) (*Result, e
 		return nil, fmt.Errorf("read tree of %s in %s: %w", rev, repoDir, err)
 	}
 
-	type blob struct {
-		path string
-		hash plumbing.Hash
-	}
-	blobs := make(chan blob, 256)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	files := make(chan file, 2*opt.workers())
 
+	// The reader walks the tree and reads the blobs of the files it
+	// admits; the workers count them. Reading is the larger share of
+	// the work, but one repository handle keeps go-git's delta-base
+	// cache warm in tree order, and opening the repository once per
+	// worker would load and hash the pack index once per worker.
+	reader := newCounter(opt)
+	reader.fresh = true
 	var walkErr error
 	go func() {
-		defer close(blobs)
+		defer close(files)
 		// Our own walk rather than object.TreeWalker, which ends quietly
 		// when a subtree is missing (a shallow or damaged clone): a
 		// partial count must be an error, not a smaller number.
@@ -84,8 +85,19 @@ func CountRev(ctx context.Context, repoDir, rev string, opt Options) (*Result, e
 						return err
 					}
 				case filemode.Regular, filemode.Executable, filemode.Deprecated:
+					f, ok := reader.admit(p, rev+":"+p)
+					if !ok {
+						continue
+					}
+					var missing error
+					if f.content, ok = reader.load(f, blobOpener(repo, e.Hash, &missing)); !ok {
+						if missing != nil {
+							return fmt.Errorf("read %s at %s: %w (a partial or damaged clone?)", p, rev, missing)
+						}
+						continue
+					}
 					select {
-					case blobs <- blob{p, e.Hash}:
+					case files <- f:
 					case <-ctx.Done():
 						return ctx.Err()
 					}
@@ -95,38 +107,16 @@ func CountRev(ctx context.Context, repoDir, rev string, opt Options) (*Result, e
 			return nil
 		}
 		walkErr = walk(root, "")
-		if walkErr != nil {
-			cancel()
-		}
 	}()
 
 	parts := make([]*Result, opt.workers())
-	openErrs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i := range parts {
 		c := newCounter(opt)
 		parts[i] = c.res
 		wg.Go(func() {
-			r, err := openRepo(repoDir)
-			if err != nil {
-				openErrs[i] = err
-				cancel()
-			}
-			for b := range blobs {
-				if ctx.Err() != nil {
-					continue // drain so the walker can finish
-				}
-				c.add(b.path, rev+":"+b.path, func() (io.ReadCloser, int64, error) {
-					bl, err := r.BlobObject(b.hash)
-					if err != nil {
-						return nil, 0, err
-					}
-					rc, err := bl.Reader()
-					if err != nil {
-						return nil, 0, err
-					}
-					return rc, bl.Size, nil
-				})
+			for f := range files {
+				c.addContent(f)
 			}
 		})
 	}
@@ -134,19 +124,36 @@ func CountRev(ctx context.Context, repoDir, rev string, opt Options) (*Result, e
 	if walkErr != nil {
 		return nil, walkErr
 	}
-	if err := errors.Join(openErrs...); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
-	res := newResult()
+	res := reader.res
 	for _, p := range parts {
 		res.merge(p)
 	}
 	res.finish()
 	return res, nil
+}
+
+// blobOpener opens one blob of repo. A blob missing from the object
+// store is not one unreadable file but a count we cannot make (a partial
+// clone lacks all blobs): it is set in *missing for the caller to fail.
+func blobOpener(repo *git.Repository, h plumbing.Hash, missing *error) opener {
+	return func() (io.ReadCloser, int64, error) {
+		b, err := repo.BlobObject(h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			*missing = err
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		rc, err := b.Reader()
+		if err != nil {
+			return nil, 0, err
+		}
+		return rc, b.Size, nil
+	}
 }
 
 func openRepo(dir string) (*git.Repository, error) {

@@ -177,3 +177,59 @@ func TestCountRevErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCountRevMissingObjects: a shallow, partial or damaged clone lacks
+// objects; the count fails, naming the path, rather than coming out small.
+func TestCountRevMissingObjects(t *testing.T) {
+	for _, tt := range []struct {
+		name, remove, want string
+	}{
+		{"blob", "sub/a.go", `read sub/a.go at HEAD: object not found (a partial or damaged clone?)`},
+		{"tree", "sub", `read tree sub at HEAD: object not found`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			repo, err := git.PlainInit(dir, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "sub", "a.go"), []byte("package a\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h := commitAll(t, repo, "one")
+			commit, err := repo.CommitObject(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree, err := commit.Tree()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var obj plumbing.Hash
+			if tt.name == "blob" {
+				f, err := tree.File(tt.remove)
+				if err != nil {
+					t.Fatal(err)
+				}
+				obj = f.Hash
+			} else {
+				e, err := tree.FindEntry(tt.remove)
+				if err != nil {
+					t.Fatal(err)
+				}
+				obj = e.Hash
+			}
+			hex := obj.String()
+			if err := os.Remove(filepath.Join(dir, ".git", "objects", hex[:2], hex[2:])); err != nil {
+				t.Fatal(err)
+			}
+			_, err = CountRev(context.Background(), dir, "HEAD", Options{})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
