@@ -2,6 +2,7 @@ package loc
 
 import (
 	"bytes"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -49,24 +50,27 @@ func getTables() *tables {
 			byFilename: map[string]string{},
 			byShebang:  map[string]string{},
 		}
-		for name, l := range t.db {
+		// In name order, so that detection is deterministic: candidate
+		// lists are sorted, and of two languages that claim one file
+		// name or interpreter the first name wins.
+		for _, name := range slices.Sorted(maps.Keys(t.db)) {
 			if pseudoLanguages[name] {
 				continue
 			}
+			l := t.db[name]
 			for _, e := range l.Extensions {
 				t.byExt[e] = append(t.byExt[e], name)
 			}
 			for _, f := range l.FileNames {
-				t.byFilename[strings.ToLower(f)] = name
+				if _, ok := t.byFilename[strings.ToLower(f)]; !ok {
+					t.byFilename[strings.ToLower(f)] = name
+				}
 			}
 			for _, s := range l.SheBangs {
-				t.byShebang[s] = name
+				if _, ok := t.byShebang[s]; !ok {
+					t.byShebang[s] = name
+				}
 			}
-		}
-		// Map iteration order is random; keep candidate lists stable so
-		// that detection is deterministic.
-		for _, names := range t.byExt {
-			slices.Sort(names)
 		}
 		tab = t
 	})
@@ -104,7 +108,9 @@ var languageOverrides = map[string]func(processor.Language) processor.Language{
 // withRuneQuotes adds '...' as a quote to a language whose only use of
 // the single quote is a character literal. Without it a rune such as '"'
 // opens a string in scc that runs on over the following lines and turns
-// their blank and comment lines into code (GOROOT/src: +22k Go lines).
+// their comment lines into code: on GOROOT/src, 4.8k Go lines and 56 C
+// lines (C then equals cloc's count exactly). Not for Rust (lifetimes
+// 'a) nor C++ (digit separators 1'000), where a lone ' is not a quote.
 func withRuneQuotes(l processor.Language) processor.Language {
 	l.Quotes = append(slices.Clone(l.Quotes), processor.Quote{Start: "'", End: "'"})
 	return l
@@ -315,7 +321,7 @@ var nonSoftware = map[string]bool{
 	// data and configuration
 	"JSON": true, "JSON5": true, "JSONC": true, "JSONL": true, "YAML": true, "TOML": true,
 	"XML": true, "XSD": true, "DTD": true, "INI": true, "CSV": true, "Properties": true,
-	"SVG": true, "HEX": true, "Intel HEX": true, "SQL Data": true, "Jupyter Notebook": true,
+	"SVG": true, "HEX": true, "Intel HEX": true, "Jupyter Notebook": true,
 	"Web Services Description Language": true, "Xcode Config": true, "Systemd": true,
 	"Godot Scene": true, "Game Maker Project": true, "Ur/Web Project": true, "nuspec": true,
 	"Bitbucket Pipeline": true, "Avro": true, "TOON": true, "Verilog Args File": true, "Emacs Dev Env": true,
@@ -323,9 +329,9 @@ var nonSoftware = map[string]bool{
 	"Markdown": true, "Text": true, "reStructuredText": true, "AsciiDoc": true, "TeX": true,
 	"Org": true, "Textile": true, "Creole": true, "Rich Text Format": true, "MDX": true,
 	"Typst": true, "TaskPaper": true, "SPDX": true, "POML": true,
-	"HTML": true, "XHTML": true, "Macromedia eXtensible Markup Language": true, "XAML": true, "FXML": true,
+	"HTML": true, "Macromedia eXtensible Markup Language": true, "XAML": true, "FXML": true,
 	// style sheets
-	"CSS": true, "SCSS": true, "Sass": true, "LESS": true, "Stylus": true,
+	"CSS": true, "Sass": true, "LESS": true, "Stylus": true,
 	// changes, not code
 	"diff": true,
 }

@@ -41,8 +41,9 @@ func (c *Counts) add(o Counts) {
 	c.Blank += o.Blank
 }
 
-// Skipped counts the files left out of a Result, by reason. A file is
-// counted under the first reason that applies, in field order.
+// Skipped counts the files left out of a Result, by reason; each file
+// under one reason. Symbolic links and other non-regular files are
+// neither counted nor skipped: they are not files of the tree.
 type Skipped struct {
 	// Vendored files lie below a vendored directory (lang.Classify).
 	Vendored int64 `json:"vendored"`

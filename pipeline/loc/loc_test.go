@@ -356,3 +356,17 @@ func TestLongEscapeRuns(t *testing.T) {
 		t.Errorf("even run: the string ends, the next line is a comment: %+v", c)
 	}
 }
+
+// TestNonSoftwareNames: every language SourceCode leaves out is a name
+// that a count can produce, so that a typo cannot let JSON or HTML in.
+func TestNonSoftwareNames(t *testing.T) {
+	produced := map[string]bool{}
+	for scc := range getTables().db {
+		produced[ClocName(scc)] = true
+	}
+	for name := range nonSoftware {
+		if !produced[name] {
+			t.Errorf("nonSoftware lists %q, which no scc language maps to", name)
+		}
+	}
+}
