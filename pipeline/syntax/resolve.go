@@ -1,0 +1,334 @@
+package syntax
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/lang"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxFileSize  = 2 << 20 // bytes per side; larger files are mostly generated
+	DefaultParseTimeout = 30 * time.Second
+)
+
+// Options tune Resolve. The zero value means the defaults.
+type Options struct {
+	// Workers is the number of files resolved at once, each with its own
+	// parser and repository handle; 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// MaxFileSize skips a file when either side is larger, in bytes; 0
+	// means DefaultMaxFileSize, negative means no limit.
+	MaxFileSize int64
+	// ParseTimeout skips a file whose parse takes longer; 0 means
+	// DefaultParseTimeout, negative means no limit.
+	ParseTimeout time.Duration
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) maxFileSize() int64 {
+	if o.MaxFileSize == 0 {
+		return DefaultMaxFileSize
+	}
+	return o.MaxFileSize
+}
+
+func (o Options) parseTimeout() time.Duration {
+	if o.ParseTimeout == 0 {
+		return DefaultParseTimeout
+	}
+	return max(o.ParseTimeout, 0)
+}
+
+// Scope is one (file, class, function) tuple touched by the change, with
+// its changed lines on each side (paper, section 3.2; rule 27: deleted
+// lines are resolved on the pre-change tree, added lines on the
+// post-change tree). Class and Function are empty for file-level lines.
+type Scope struct {
+	File      string `json:"file"`
+	Class     string `json:"class"`
+	Function  string `json:"function"`
+	PreLines  []int  `json:"pre_lines"`
+	PostLines []int  `json:"post_lines"`
+	// New is true when the (class, function) scope exists only after the
+	// change: one of the file's NewEntities has this class and function.
+	New bool `json:"new"`
+}
+
+// FileResult is what Resolve learned about one resolved source file.
+type FileResult struct {
+	File string `json:"file"`
+	// NewEntities are the classes and functions present after the change
+	// and absent before it, by qualified name, in line order. Impl blocks
+	// are not listed: they introduce no symbol.
+	NewEntities []Entity `json:"new_entities"`
+}
+
+// Skip reasons, a closed vocabulary.
+const (
+	SkipTooLarge    = "too large"
+	SkipBinary      = "binary"
+	SkipUnsupported = "unsupported language"
+	SkipTimeout     = "parse timeout"
+	SkipUnreadable  = "unreadable"
+)
+
+// Skip is a changed source file that was not resolved, and why.
+type Skip struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"` // one of the Skip* constants
+	Detail string `json:"detail"` // for people: sizes, language, side
+}
+
+// Result is the outcome of Resolve; every slice is sorted by file.
+type Result struct {
+	Scopes  []Scope      `json:"scopes"`
+	Files   []FileResult `json:"files"`
+	Skipped []Skip       `json:"skipped"`
+}
+
+// fileOutcome is one worker's answer for one file.
+type fileOutcome struct {
+	scopes []Scope
+	file   *FileResult
+	skip   *Skip
+}
+
+// Resolve maps every changed line of every changed source file of ch to
+// its (class, function) scope and finds each file's new entities. Files of
+// other categories (tests, docs, generated, vendored) are ignored. Work is
+// spread over Options.Workers goroutines, each with its own diff.Repo
+// opened on repoDir (a Repo is not safe for concurrent use) and its own
+// Parser.
+func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) (*Result, error) {
+	if ch == nil {
+		return nil, errors.New("resolve scopes: no change")
+	}
+	var todo []int
+	for i := range ch.Files {
+		if ch.Files[i].Category == lang.Source {
+			todo = append(todo, i)
+		}
+	}
+	outcomes := make([]fileOutcome, len(ch.Files))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+	for w := 0; w < min(opt.workers(), max(len(todo), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := diff.Open(repoDir)
+			if err != nil {
+				fail(fmt.Errorf("resolve scopes: %w", err))
+				for range jobs {
+				}
+				return
+			}
+			p := NewParser()
+			defer p.Close()
+			p.SetTimeout(opt.parseTimeout())
+			for i := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				out, err := resolveFile(ctx, r, p, ch, &ch.Files[i], opt)
+				if err != nil {
+					fail(err)
+					continue
+				}
+				outcomes[i] = out
+			}
+		}()
+	}
+feed:
+	for _, i := range todo {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Scopes: []Scope{}, Files: []FileResult{}, Skipped: []Skip{}}
+	for _, o := range outcomes {
+		res.Scopes = append(res.Scopes, o.scopes...)
+		if o.file != nil {
+			res.Files = append(res.Files, *o.file)
+		}
+		if o.skip != nil {
+			res.Skipped = append(res.Skipped, *o.skip)
+		}
+	}
+	slices.SortStableFunc(res.Scopes, func(a, b Scope) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Class, b.Class), cmp.Compare(a.Function, b.Function))
+	})
+	slices.SortStableFunc(res.Files, func(a, b FileResult) int { return cmp.Compare(a.File, b.File) })
+	slices.SortStableFunc(res.Skipped, func(a, b Skip) int { return cmp.Compare(a.File, b.File) })
+	return res, nil
+}
+
+// side is one version of a file.
+type side struct {
+	rev, path string
+	language  string // grammar name
+}
+
+// resolveFile resolves one file. A returned error means the repository is
+// unusable; problems of the file itself become a Skip.
+func resolveFile(ctx context.Context, r *diff.Repo, p *Parser, ch *diff.Change, f *diff.File, opt Options) (fileOutcome, error) {
+	path := f.Path()
+	skip := func(reason, format string, args ...any) (fileOutcome, error) {
+		return fileOutcome{skip: &Skip{File: path, Reason: reason, Detail: fmt.Sprintf(format, args...)}}, nil
+	}
+	if f.Binary {
+		return skip(SkipBinary, "git reports a binary change")
+	}
+	var sides [2]*side // pre, post
+	if f.OldPath != "" {
+		sides[0] = &side{rev: ch.Base, path: f.OldPath}
+	}
+	if f.NewPath != "" {
+		sides[1] = &side{rev: ch.Head, path: f.NewPath}
+	}
+	for _, s := range sides {
+		if s == nil {
+			continue
+		}
+		name := ""
+		if l := lang.ForPath(s.path); l != nil {
+			name = l.Name
+		}
+		s.language = ParseLanguage(s.path, name)
+		if !Supported(s.language) {
+			if s.language == "" {
+				s.language = "unknown"
+			}
+			return skip(SkipUnsupported, "%s: no syntax scopes for %s", s.path, s.language)
+		}
+	}
+	var ents [2][]Entity
+	for i, s := range sides {
+		if s == nil {
+			continue
+		}
+		src, err := r.ReadFile(s.rev, s.path)
+		if errors.Is(err, diff.ErrNoSuchFile) {
+			return skip(SkipUnreadable, "%v", err)
+		}
+		if err != nil {
+			return fileOutcome{}, fmt.Errorf("resolve scopes: %w", err)
+		}
+		if limit := opt.maxFileSize(); limit > 0 && int64(len(src)) > limit {
+			return skip(SkipTooLarge, "%s at %s is %d bytes (limit %d)", s.path, short(s.rev), len(src), limit)
+		}
+		ents[i], err = p.EntitiesContext(ctx, s.language, src)
+		switch {
+		case errors.Is(err, ErrTimeout):
+			return skip(SkipTimeout, "%s at %s: %v", s.path, short(s.rev), err)
+		case err != nil:
+			return fileOutcome{}, fmt.Errorf("resolve scopes: %s at %s: %w", s.path, short(s.rev), err)
+		}
+	}
+	fresh := newEntities(ents[0], ents[1])
+	freshKeys := make(map[key]bool, len(fresh))
+	for _, e := range fresh {
+		freshKeys[e.key()] = true
+	}
+	out := fileOutcome{}
+	if sides[1] != nil {
+		out.file = &FileResult{File: path, NewEntities: fresh}
+	}
+	byKey := map[key]*Scope{}
+	var order []key
+	add := func(entities []Entity, lines []int, post bool) {
+		idx := enclosingAll(entities, lines)
+		for li, line := range lines {
+			k := key{}
+			if idx[li] >= 0 {
+				k = entities[idx[li]].key()
+			}
+			s := byKey[k]
+			if s == nil {
+				s = &Scope{File: path, Class: k.class, Function: k.function, PreLines: []int{}, PostLines: []int{}, New: k.function != "" && freshKeys[k]}
+				byKey[k] = s
+				order = append(order, k)
+			}
+			if post {
+				s.PostLines = append(s.PostLines, line)
+			} else {
+				s.PreLines = append(s.PreLines, line)
+			}
+		}
+	}
+	add(ents[0], sortedLines(f.OldLines), false)
+	add(ents[1], sortedLines(f.NewLines), true)
+	for _, k := range order {
+		out.scopes = append(out.scopes, *byKey[k])
+	}
+	return out, nil
+}
+
+// newEntities lists the entities of post whose qualified name is not in
+// pre, impl blocks excepted.
+func newEntities(pre, post []Entity) []Entity {
+	old := make(map[key]bool, len(pre))
+	for _, e := range pre {
+		old[e.key()] = true
+	}
+	fresh := []Entity{}
+	for _, e := range post {
+		if e.Kind != "impl" && !old[e.key()] {
+			fresh = append(fresh, e)
+		}
+	}
+	return fresh
+}
+
+// sortedLines returns the lines ascending without duplicates; the diff
+// already gives them so, and this keeps the sweep correct if it did not.
+func sortedLines(lines []int) []int {
+	if slices.IsSorted(lines) {
+		return lines
+	}
+	s := slices.Clone(lines)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// short abbreviates a commit for messages.
+func short(rev string) string {
+	if len(rev) > 12 {
+		return rev[:12]
+	}
+	return rev
+}
