@@ -1,0 +1,336 @@
+// Package recipe is the environment recipe of a project (issue 6, paper
+// §3.3): how to build the image a task runs in, and how to run and read its
+// tests. A project in data/projects.yaml carries one as its `recipe` field;
+// the sample projects carry theirs in data/samples/<name>/recipe.yaml.
+//
+// A recipe describes three image layers, reused in the way SWE-bench reuses
+// its images:
+//
+//  1. the base image (Image plus Packages): one per language and toolchain;
+//  2. the environment image: the repository at a base commit, copied to
+//     /testbed, with Install run in it (dependencies installed and built);
+//  3. the thin task image, one per candidate.
+//
+// Recipe is a plain struct with YAML (and JSON) tags, so that other models
+// embed it; Validate checks it and Defaults fills what it leaves out.
+package recipe
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+)
+
+// Placeholder is replaced in Test.Command by the test selection: the suite
+// items and the items derived from the PR's test files, each shell-quoted.
+const Placeholder = "{tests}"
+
+// Workdir is where the repository lives in every image (SWE-bench's
+// convention, which harnesses expect).
+const Workdir = "/testbed"
+
+// Defaults applied by Defaults for fields a recipe leaves out.
+const (
+	DefaultRuns            = 3
+	DefaultUser            = "lolbench"
+	DefaultCPUs            = 2
+	DefaultMemoryMB        = 4096
+	DefaultPIDs            = 1024
+	DefaultStorageMB       = 10240
+	DefaultTimeoutSec      = 1800
+	DefaultAgentTimeoutSec = 7200
+	DefaultSelect          = SelectFiles
+)
+
+// Selection modes: how a test file the PR adds or touches becomes an item
+// of the test selection.
+const (
+	// SelectFiles passes the file's path, as pytest and jest take them.
+	SelectFiles = "files"
+	// SelectPackages passes "./" and the file's folder, as go test takes
+	// packages.
+	SelectPackages = "packages"
+	// SelectNone passes nothing: the suite alone is the selection.
+	SelectNone = "none"
+)
+
+// Recipe is how a project's tasks are built and tested.
+type Recipe struct {
+	// Image is the public base image for the language and toolchain,
+	// "golang:1.22-bookworm" or "python:3.12-slim". Layer 1 starts here.
+	Image string `yaml:"image" json:"image"`
+	// Packages are Debian packages installed into layer 1 with apt-get.
+	// The image must be Debian-based when any are given.
+	Packages []string `yaml:"packages,omitempty" json:"packages,omitempty"`
+	// Install are shell commands run in /testbed at the base commit, in
+	// order, as User, when layer 2 is built (dependencies, a first build
+	// that warms the caches). Building may use the network; tests never do.
+	Install []string `yaml:"install,omitempty" json:"install,omitempty"`
+	// Env is set in every image and every test run.
+	Env map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+	// Test is how the tests are run and read.
+	Test Test `yaml:"test" json:"test"`
+	// Runs is how many times each side (before and after the reference
+	// solution) is run; a test that flips within one side is flaky and is
+	// excluded. Default 3.
+	Runs int `yaml:"runs,omitempty" json:"runs,omitempty"`
+	// User runs Install, the tests and the agent. Default "lolbench", a
+	// non-root user the environment image creates; "root" where the
+	// project's tests need it.
+	User string `yaml:"user,omitempty" json:"user,omitempty"`
+	// Limits bound every container.
+	Limits Limits `yaml:"limits,omitempty" json:"limits,omitempty"`
+}
+
+// Test is the test command and how its results are read.
+type Test struct {
+	// Command is a shell command run in /testbed; Placeholder ({tests})
+	// marks where the test selection goes:
+	// "go test -json -count=1 {tests}".
+	Command string `yaml:"command" json:"command"`
+	// Suite is the project's wider suite as the recipe selects it, items
+	// passed as they are ("./...", "tests"). The tests the PR's test files
+	// add or touch are selected as well (Select).
+	Suite []string `yaml:"suite,omitempty" json:"suite,omitempty"`
+	// Select is how a PR test file becomes a selection item: files,
+	// packages or none. Default files.
+	Select string `yaml:"select,omitempty" json:"select,omitempty"`
+	// Format is the test-result format, a name from results.Formats():
+	// junit, go-json, cargo, pytest-ra.
+	Format string `yaml:"format" json:"format"`
+	// Results is where the results are written: empty for the command's
+	// output (stdout and stderr together), else a glob relative to /testbed
+	// such as "target/surefire-reports/*.xml". Matching files are removed
+	// before every run.
+	Results string `yaml:"results,omitempty" json:"results,omitempty"`
+}
+
+// Limits bound a container. Zero means the default.
+type Limits struct {
+	CPUs     float64 `yaml:"cpus,omitempty" json:"cpus,omitempty"`
+	MemoryMB int     `yaml:"memory_mb,omitempty" json:"memory_mb,omitempty"`
+	PIDs     int     `yaml:"pids,omitempty" json:"pids,omitempty"`
+	// StorageMB is declared to Harbor; the local Docker engine cannot
+	// enforce it on every storage driver, so it is not applied there.
+	StorageMB int `yaml:"storage_mb,omitempty" json:"storage_mb,omitempty"`
+	// TimeoutSec is the wall-clock limit of one test run.
+	TimeoutSec int `yaml:"timeout_sec,omitempty" json:"timeout_sec,omitempty"`
+	// AgentTimeoutSec is the agent's time budget, written to task.toml.
+	AgentTimeoutSec int `yaml:"agent_timeout_sec,omitempty" json:"agent_timeout_sec,omitempty"`
+}
+
+var (
+	debPackageRE = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+(=[A-Za-z0-9.+~:-]+)?$`)
+	envKeyRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	userRE       = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
+	// imageRE is a Docker reference: [host[:port]/]path[:tag][@digest].
+	imageRE   = regexp.MustCompile(`^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`)
+	resultsRE = regexp.MustCompile(`^[A-Za-z0-9._/*?\[\]-]+$`)
+)
+
+// Validate reports every problem of the recipe, one per line, each naming
+// the field. Zero values that Defaults fills are valid.
+func (r *Recipe) Validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...)))
+	}
+	switch {
+	case r.Image == "":
+		bad("image", "missing: name the base image, e.g. golang:1.22-bookworm")
+	case len(r.Image) > 255 || !imageRE.MatchString(r.Image):
+		bad("image", "%q is not a Docker image reference", r.Image)
+	}
+	for i, p := range r.Packages {
+		if !debPackageRE.MatchString(p) {
+			bad(fmt.Sprintf("packages[%d]", i), "%q is not a Debian package name", p)
+		}
+	}
+	for i, c := range r.Install {
+		if strings.TrimSpace(c) == "" {
+			bad(fmt.Sprintf("install[%d]", i), "empty command")
+		} else if strings.ContainsRune(c, 0) {
+			bad(fmt.Sprintf("install[%d]", i), "contains a NUL byte")
+		}
+	}
+	keys := make([]string, 0, len(r.Env))
+	for k := range r.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !envKeyRE.MatchString(k) {
+			bad("env", "%q is not a variable name", k)
+		} else if strings.ContainsAny(r.Env[k], "\x00\n\r") {
+			bad("env."+k, "value contains a NUL byte or a line break")
+		}
+	}
+	t := r.Test
+	switch {
+	case strings.TrimSpace(t.Command) == "":
+		bad("test.command", "missing: the command that runs the tests, with %s for the selection", Placeholder)
+	case !strings.Contains(t.Command, Placeholder):
+		bad("test.command", "%q has no %s placeholder for the test selection", t.Command, Placeholder)
+	case strings.ContainsRune(t.Command, 0):
+		bad("test.command", "contains a NUL byte")
+	}
+	for i, s := range t.Suite {
+		if s == "" || strings.ContainsAny(s, "\x00\n\r") {
+			bad(fmt.Sprintf("test.suite[%d]", i), "empty or contains a NUL byte or a line break")
+		}
+	}
+	switch t.Select {
+	case "", SelectFiles, SelectPackages, SelectNone:
+	default:
+		bad("test.select", "%q is not one of %s, %s, %s", t.Select, SelectFiles, SelectPackages, SelectNone)
+	}
+	if t.Select == SelectNone && len(t.Suite) == 0 {
+		bad("test.suite", "empty while test.select is none: nothing would be run")
+	}
+	if t.Format == "" {
+		bad("test.format", "missing: one of %s", strings.Join(results.Formats(), ", "))
+	} else if _, err := results.Lookup(t.Format); err != nil {
+		bad("test.format", "%v", err)
+	}
+	if t.Results != "" {
+		switch {
+		case !resultsRE.MatchString(t.Results):
+			bad("test.results", "%q may hold only letters, digits and . _ - / * ? [ ]", t.Results)
+		case strings.HasPrefix(t.Results, "/"):
+			bad("test.results", "%q must be relative to %s", t.Results, Workdir)
+		default:
+			for _, el := range strings.Split(t.Results, "/") {
+				if el == ".." {
+					bad("test.results", "%q leaves %s", t.Results, Workdir)
+					break
+				}
+			}
+		}
+	}
+	if r.Runs < 0 || r.Runs > 20 {
+		bad("runs", "%d is outside 1..20 (0 means %d)", r.Runs, DefaultRuns)
+	}
+	if r.User != "" && !userRE.MatchString(r.User) {
+		bad("user", "%q is not a user name", r.User)
+	}
+	l := r.Limits
+	if l.CPUs < 0 || l.CPUs > 256 {
+		bad("limits.cpus", "%g is outside 0..256", l.CPUs)
+	}
+	if l.MemoryMB != 0 && (l.MemoryMB < 64 || l.MemoryMB > 1<<20) {
+		bad("limits.memory_mb", "%d is outside 64..1048576", l.MemoryMB)
+	}
+	if l.PIDs != 0 && (l.PIDs < 32 || l.PIDs > 1<<22) {
+		bad("limits.pids", "%d is outside 32..4194304", l.PIDs)
+	}
+	if l.StorageMB < 0 {
+		bad("limits.storage_mb", "%d is negative", l.StorageMB)
+	}
+	if l.TimeoutSec < 0 || l.TimeoutSec > 86400 {
+		bad("limits.timeout_sec", "%d is outside 1..86400", l.TimeoutSec)
+	}
+	if l.AgentTimeoutSec < 0 || l.AgentTimeoutSec > 7*86400 {
+		bad("limits.agent_timeout_sec", "%d is outside 1..604800", l.AgentTimeoutSec)
+	}
+	return errors.Join(errs...)
+}
+
+// Defaults returns a copy of the recipe with every left-out field set to
+// its default.
+func (r Recipe) Defaults() Recipe {
+	if r.Runs == 0 {
+		r.Runs = DefaultRuns
+	}
+	if r.User == "" {
+		r.User = DefaultUser
+	}
+	if r.Test.Select == "" {
+		r.Test.Select = DefaultSelect
+	}
+	l := &r.Limits
+	if l.CPUs == 0 {
+		l.CPUs = DefaultCPUs
+	}
+	if l.MemoryMB == 0 {
+		l.MemoryMB = DefaultMemoryMB
+	}
+	if l.PIDs == 0 {
+		l.PIDs = DefaultPIDs
+	}
+	if l.StorageMB == 0 {
+		l.StorageMB = DefaultStorageMB
+	}
+	if l.TimeoutSec == 0 {
+		l.TimeoutSec = DefaultTimeoutSec
+	}
+	if l.AgentTimeoutSec == 0 {
+		l.AgentTimeoutSec = DefaultAgentTimeoutSec
+	}
+	r.Packages = append([]string(nil), r.Packages...)
+	r.Install = append([]string(nil), r.Install...)
+	r.Test.Suite = append([]string(nil), r.Test.Suite...)
+	if r.Env != nil {
+		env := make(map[string]string, len(r.Env))
+		for k, v := range r.Env {
+			env[k] = v
+		}
+		r.Env = env
+	}
+	return r
+}
+
+// Root reports whether the recipe runs as root.
+func (r *Recipe) Root() bool { return r.User == "root" }
+
+// maxRecipeBytes caps a recipe file; real ones are a few hundred bytes.
+const maxRecipeBytes = 1 << 20
+
+// Load reads and validates a recipe file.
+func Load(path string) (*Recipe, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read recipe: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxRecipeBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read recipe %s: %w", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes a recipe from YAML and validates it; name (a file name)
+// prefixes every error, with the line where YAML knows it. Unknown fields
+// are errors, so that a misspelt field is reported instead of ignored.
+func Parse(name string, data []byte) (r *Recipe, err error) {
+	if len(data) > maxRecipeBytes {
+		return nil, fmt.Errorf("recipe %s: larger than %d bytes", name, maxRecipeBytes)
+	}
+	defer func() {
+		// goccy/go-yaml is third-party code fed hostile input; a panic in
+		// it is a bad recipe, not a crash.
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("recipe %s: malformed YAML (%v)", name, p)
+		}
+	}()
+	var rec Recipe
+	if err := yaml.UnmarshalWithOptions(data, &rec, yaml.Strict()); err != nil {
+		var ye yaml.Error
+		if errors.As(err, &ye) && ye.GetToken() != nil {
+			return nil, fmt.Errorf("recipe %s:%d: %s", name, ye.GetToken().Position.Line, ye.GetMessage())
+		}
+		return nil, fmt.Errorf("recipe %s: %v", name, err)
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, fmt.Errorf("recipe %s: %w", name, err)
+	}
+	return &rec, nil
+}
