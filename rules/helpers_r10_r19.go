@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -99,8 +98,10 @@ func (f *Facts) blocksRole(path string) mapping.Role {
 // block order.
 func useSections(uses []FileUse) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, u := range uses {
-		if id := strings.TrimSpace(u.Block.Section); !slices.Contains(out, id) {
+		if id := strings.TrimSpace(u.Block.Section); !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -79,20 +78,26 @@ func r14IDs(cell string) ([]string, bool) {
 
 // r14Minus returns the ids of a that b lacks, once each, in a's order.
 func r14Minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, id := range b {
+		in[id] = true
+	}
 	var out []string
 	for _, id := range a {
-		if !slices.Contains(b, id) && !slices.Contains(out, id) {
+		if !in[id] {
+			in[id] = true
 			out = append(out, id)
 		}
 	}
 	return out
 }
 
-// r14Repeated returns the ids listed more than once.
+// r14Repeated returns the ids listed more than once, once each.
 func r14Repeated(ids []string) []string {
+	count := map[string]int{}
 	var out []string
-	for i, id := range ids {
-		if slices.Contains(ids[:i], id) && !slices.Contains(out, id) {
+	for _, id := range ids {
+		if count[id]++; count[id] == 2 {
 			out = append(out, id)
 		}
 	}

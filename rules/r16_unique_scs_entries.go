@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 )
 
@@ -18,9 +19,21 @@ var R16 = &Rule{
 func checkR16(p *Pass) {
 	rows := p.Mapping.SCS.Rows
 	done := make([]bool, len(rows))
+	comments := r16CommentTitles(p.EP)
+	fragment := map[string]bool{} // CodeFragment per normalised title
 	for i := range rows {
 		r := &rows[i]
-		if title := strings.TrimSpace(r.Title); CodeFragment(p.EP, title) {
+		title := strings.TrimSpace(r.Title)
+		t := normTitle(title)
+		if !comments[t] {
+			continue
+		}
+		frag, ok := fragment[t]
+		if !ok {
+			frag = CodeFragment(p.EP, title)
+			fragment[t] = frag
+		}
+		if frag {
 			done[i] = true
 			p.Reportf(r.Line, r16Where(r, i), "row %d (%q) is a comment line of a code block in the EP, not a heading; remove the row", i+1, title)
 		}
@@ -61,6 +74,13 @@ func checkR16(p *Pass) {
 		}
 	}
 	// Repeated titles: allowed as often as the EP has the heading.
+	headings := map[string][]string{}
+	if p.EP != nil {
+		for _, s := range p.EP.Sections {
+			t := normTitle(s.Title)
+			headings[t] = append(headings[t], s.ID)
+		}
+	}
 	byTitle := map[string][]int{}
 	var titles []string
 	for i := range rows {
@@ -75,15 +95,7 @@ func checkR16(p *Pass) {
 	}
 	for _, t := range titles {
 		group := byTitle[t]
-		var headings []string
-		if p.EP != nil {
-			for _, s := range p.EP.Sections {
-				if normTitle(s.Title) == t {
-					headings = append(headings, s.ID)
-				}
-			}
-		}
-		if len(group) < 2 || len(group) <= len(headings) {
+		if len(group) < 2 || len(group) <= len(headings[t]) {
 			continue
 		}
 		keep := map[int]bool{}
@@ -108,7 +120,7 @@ func checkR16(p *Pass) {
 			}
 			title := strings.TrimSpace(rows[i].Title)
 			p.Reportf(rows[i].Line, r16Where(&rows[i], i), "title %q repeats row %d (line %d) but the EP has %s; remove this repeated row, or give it the id and title of the heading it stands for",
-				title, first+1, rows[first].Line, r16Headings(title, headings))
+				title, first+1, rows[first].Line, r16Headings(title, headings[t]))
 		}
 	}
 }
@@ -131,4 +143,20 @@ func r16Headings(title string, ids []string) string {
 		return "one heading " + strconv.Quote(title) + " (section " + ids[0] + ")"
 	}
 	return "the heading " + strconv.Quote(title) + " only as " + sectionsPhrase(ids)
+}
+
+// r16CommentTitles returns the normalised texts of the EP's "#"-comment
+// lines, so that CodeFragment, which reads the whole EP, is asked only about
+// titles that can be one.
+func r16CommentTitles(doc *ep.Document) map[string]bool {
+	out := map[string]bool{}
+	if doc == nil {
+		return out
+	}
+	for line := range strings.SplitSeq(string(doc.Source), "\n") {
+		if m := commentLineRE.FindStringSubmatch(line); m != nil {
+			out[normTitle(m[1])] = true
+		}
+	}
+	return out
 }

@@ -38,6 +38,10 @@ func checkR19(p *Pass) {
 		p.Reportf(b.Line, "section "+id, "block %d is titled %q but the %s row of section %s (line %d) says %q; copy the title from the summary",
 			b.Number, strings.TrimSpace(b.Title), mapping.PartSCS, id, rows[0].Line, strings.TrimSpace(rows[0].Title))
 	}
+	listed := map[string]bool{}
+	for _, u := range m.UnmappedSections.Rows {
+		listed[strings.TrimSpace(u.Section)] = true
+	}
 	seen := map[string]bool{}
 	for i := range m.SCS.Rows {
 		r := &m.SCS.Rows[i]
@@ -53,7 +57,7 @@ func checkR19(p *Pass) {
 		blocks := p.Blocks[id]
 		if len(blocks) == 0 {
 			fix := "or mark it Mapped no and list it in " + mapping.PartUnmappedSections
-			if r19Listed(p, id) {
+			if listed[id] {
 				fix = "or mark it Mapped no, as its row in " + mapping.PartUnmappedSections + " says"
 			}
 			p.Reportf(r.Line, "section "+id, "section %s is marked Mapped yes but has no block in %s; add its block, %s", id, mapping.PartMappedSections, fix)
@@ -64,14 +68,4 @@ func checkR19(p *Pass) {
 				id, blocks[0].Number, blocks[0].Line, b.Number)
 		}
 	}
-}
-
-// r19Listed reports whether Unmapped Implementable Sections lists id.
-func r19Listed(p *Pass, id string) bool {
-	for _, u := range p.Mapping.UnmappedSections.Rows {
-		if strings.TrimSpace(u.Section) == id {
-			return true
-		}
-	}
-	return false
 }
