@@ -33,9 +33,27 @@ type everything struct {
 	base, head plumbing.Hash
 }
 
+// tailTrim is a change whose -U0 diff aligns differently from the default
+// context: with zero context git trims the files' common tail (in 1 KiB
+// blocks) before diffing. numstat says +7 -3; the -U0 hunk is -1,4 +1,8.
+// The files are synthetic, reduced from a real case in go-git's history.
+func tailTrim(t *testing.T) (old, new string) {
+	t.Helper()
+	o, err := os.ReadFile(filepath.Join("testdata", "tailtrim", "old.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := os.ReadFile(filepath.Join("testdata", "tailtrim", "new.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(o), string(n)
+}
+
 func buildEverything(t *testing.T, bare bool) everything {
 	t.Helper()
 	b := newBuilder(t, bare)
+	tailOld, tailNew := tailTrim(t)
 	before := snapshot{
 		"keep.txt":                   {data: "a\nb\nc\n"},
 		"mod.go":                     {data: "package m\n\nfunc A() {}\n\nfunc B() {}\n"},
@@ -51,6 +69,7 @@ func buildEverything(t *testing.T, bare bool) everything {
 		`quote"d.txt`:                {data: "q\n"},
 		"link":                       {data: "target\n"},
 		"sub":                        {data: strings.Repeat("1", 40), mode: filemode.Submodule},
+		"tailtrim.txt":               {data: tailOld},
 	}
 	after := before.with(snapshot{
 		"mod.go":                     {data: "package m\n\nfunc A() { return }\n\nfunc B() {}\n\nfunc C() {}\n"},
@@ -73,6 +92,8 @@ func buildEverything(t *testing.T, bare bool) everything {
 		"tab\tname.txt":              {data: "t\n"},
 		"new\nline.txt":              {data: "n\n"},
 		"-dash.txt":                  {data: "d\n"},
+		"bad\xffbyte.txt":            {data: "b\n"},
+		"tailtrim.txt":               {data: tailNew},
 	})
 	base := b.commit(before)
 	head := b.commit(after, base)
@@ -96,6 +117,7 @@ func wantEverything() []File {
 	return classified([]File{
 		{NewPath: "-dash.txt", Status: Added, Inserted: 1, NewLines: []int{1}, Hunks: []Hunk{{0, 0, 1, 1}}},
 		{NewPath: "added.rs", Status: Added, Inserted: 1, NewLines: []int{1}, Hunks: []Hunk{{0, 0, 1, 1}}},
+		{NewPath: "bad\xffbyte.txt", Status: Added, Inserted: 1, NewLines: []int{1}, Hunks: []Hunk{{0, 0, 1, 1}}},
 		{OldPath: "crlf.txt", NewPath: "crlf.txt", Status: Modified, Inserted: 1, Deleted: 1, OldLines: []int{2}, NewLines: []int{2}, Hunks: []Hunk{{2, 1, 2, 1}}},
 		{OldPath: "dir with space/ünïcödé.txt", NewPath: "dir with space/ünïcödé.txt", Status: Modified, Inserted: 1, NewLines: []int{4}, Hunks: []Hunk{{3, 0, 4, 1}}},
 		{NewPath: "empty.txt", Status: Added},
@@ -113,6 +135,9 @@ func wantEverything() []File {
 		{OldPath: "script.sh", NewPath: "script.sh", Status: Modified},
 		{OldPath: "sub", NewPath: "sub", Status: Modified, Inserted: 1, Deleted: 1, OldLines: []int{1}, NewLines: []int{1}, Hunks: []Hunk{{1, 1, 1, 1}}},
 		{NewPath: "tab\tname.txt", Status: Added, Inserted: 1, NewLines: []int{1}, Hunks: []Hunk{{0, 0, 1, 1}}},
+		// numstat and -U0 disagree, and each is kept (see tailTrim).
+		{OldPath: "tailtrim.txt", NewPath: "tailtrim.txt", Status: Modified, Inserted: 7, Deleted: 3,
+			OldLines: []int{1, 2, 3, 4}, NewLines: []int{1, 2, 3, 4, 5, 6, 7, 8}, Hunks: []Hunk{{1, 4, 1, 8}}},
 		{OldPath: "notes.txt", NewPath: "tests/test_notes.py", Status: Renamed},
 	})
 }
@@ -181,6 +206,68 @@ func TestDiffClassification(t *testing.T) {
 	}
 }
 
+// TestDiffIgnoresConfiguration gives the repository, the user and the
+// environment every setting that would change git's diff output; the
+// result must not move.
+func TestDiffIgnoresConfiguration(t *testing.T) {
+	e := buildEverything(t, false)
+	r, err := Open(e.b.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	wantPatch, err := r.Patch(ctx, e.base.String(), e.head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, content string, appendTo bool) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+		if appendTo {
+			flag = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+		}
+		f, err := os.OpenFile(path, flag, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(e.b.dir, ".git", "config"), "[diff]\n\talgorithm = histogram\n\tcontext = 0\n"+
+		"\trenames = false\n\tnoprefix = true\n\tmnemonicPrefix = true\n\trenameLimit = 1\n"+
+		"\tindentHeuristic = false\n\tinterHunkContext = 5\n\texternal = /bin/false\n"+
+		"\tignoreSubmodules = all\n\trelative = true\n[core]\n\tquotepath = true\n", true)
+	write(filepath.Join(e.b.dir, ".gitattributes"), "* binary\n", false) // in the work tree
+	home := t.TempDir()
+	write(filepath.Join(home, ".gitconfig"), "[diff]\n\talgorithm = patience\n\texternal = /bin/false\n", false)
+	write(filepath.Join(home, "xdg", "git", "attributes"), "* -diff\n", false)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "xdg"))
+	t.Setenv("GIT_DIFF_OPTS", "--unified=7")
+	t.Setenv("GIT_EXTERNAL_DIFF", "/bin/false")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'diff.algorithm'='patience'")
+	t.Setenv("GIT_DIR", t.TempDir())
+
+	r, err = Open(e.b.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Diff(ctx, e.base.String(), e.head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, c.Files, wantEverything())
+	patch, err := r.Patch(ctx, e.base.String(), e.head.String())
+	if err != nil || string(patch) != string(wantPatch) {
+		t.Errorf("patch changed with configuration (%v):\n%s", err, patch)
+	}
+}
+
 func TestDiffNoChange(t *testing.T) {
 	e := buildEverything(t, false)
 	c := diffFiles(t, e.b.dir, "main", e.head.String())
@@ -201,11 +288,11 @@ func TestStats(t *testing.T) {
 		lang.TestData:      {},
 		lang.Data:          {Files: 5, Inserted: 2, Deleted: 2}, // img.png, link, lost.bin, script.sh, sub
 		lang.Build:         {},
-		lang.Documentation: {Files: 9, Inserted: 7, Deleted: 5},
+		lang.Documentation: {Files: 11, Inserted: 15, Deleted: 8},
 		lang.Generated:     {},
 		lang.Vendor:        {},
 	}
-	if s.Files != 18 || s.Inserted != 14 || s.Deleted != 9 {
+	if s.Files != 20 || s.Inserted != 22 || s.Deleted != 12 {
 		t.Errorf("totals: files %d inserted %d deleted %d", s.Files, s.Inserted, s.Deleted)
 	}
 	if len(s.Categories) != len(want) {
@@ -216,8 +303,8 @@ func TestStats(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", cat, g, w)
 		}
 	}
-	if s.SourceShare != 7.0/23.0 {
-		t.Errorf("source share %v, want %v", s.SourceShare, 7.0/23.0)
+	if s.SourceShare != 7.0/34.0 {
+		t.Errorf("source share %v, want %v", s.SourceShare, 7.0/34.0)
 	}
 }
 

@@ -84,7 +84,9 @@ func TestParseNumstat(t *testing.T) {
 }
 
 func TestParsePatch(t *testing.T) {
-	mod := func() []File { return []File{{OldPath: "a.go", NewPath: "a.go", Status: Modified, Inserted: 2, Deleted: 1}} }
+	mod := func() []File {
+		return []File{{OldPath: "a.go", NewPath: "a.go", Status: Modified, Inserted: 2, Deleted: 1}}
+	}
 	header := "diff --git a/a.go b/a.go\nindex aaaa..bbbb 100644\n--- a/a.go\n+++ b/a.go\n"
 	tests := []struct {
 		name, in string
