@@ -1,12 +1,178 @@
 package rules
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/mapping"
+)
+
 // R27 checks touched scope coverage.
 var R27 = &Rule{
 	ID:    27,
 	Name:  "touched-scope-coverage",
-	Doc:   `Every changed (class, function) scope of every source file of the PR, resolved with tree-sitter on the pre-change tree for deleted lines and on the post-change tree for added lines (pr scopes), occurs in at least one Direct modifications or Associated changes row with the same file, class and function; and every row of a file that tree-sitter resolves names either a changed scope or no function (a file-level or class-body row). Changes outside every function are file-level and exempt. Add a row for each missing scope, and fix rows whose scope the PR did not change.`,
+	Doc:   `Every changed (class, function) scope of every source file of the PR, resolved with tree-sitter on the pre-change tree for deleted lines and on the post-change tree for added lines (pr scopes), occurs in at least one Direct modifications or Associated changes row with the same file, class and function; and every row of a file that tree-sitter resolves names either a changed scope or no function (a file-level or class-body row). Changes outside every function are file-level and exempt. Add a row for each missing scope, and fix rows whose scope the PR did not change. A row whose function is right but whose class is not is reported once, at the row, with the scope to write. Files that a directory, glob or aggregate entry stands for are rule 20's until it is split.`,
 	Check: checkR27,
 }
 
+// r27Row is one block-table row naming a file.
+type r27Row struct {
+	b     *mapping.Block
+	r     *mapping.CodeRow
+	table string
+}
+
 func checkR27(p *Pass) {
+	if p.Scopes == nil {
+		return
+	}
+	rows := map[string][]r27Row{}
+	aggregated := map[string]bool{}
+	for i := range p.Mapping.Blocks {
+		b := &p.Mapping.Blocks[i]
+		for _, t := range []struct {
+			rows []mapping.CodeRow
+			name string
+		}{{b.Direct.Rows, mapping.SubPartDirect}, {b.Associated.Rows, mapping.SubPartAssociated}} {
+			for j := range t.rows {
+				r := &t.rows[j]
+				path := strings.TrimSpace(r.Path)
+				if p.PRFile[path] == nil && p.AggregatePath(path) != "" {
+					for _, f := range p.aggregateFiles(path) {
+						aggregated[f] = true
+					}
+					continue
+				}
+				rows[path] = append(rows[path], r27Row{b, r, t.name})
+			}
+		}
+	}
+
+	// Files and scopes in the order of the resolver's output.
+	var files []string
+	scopes := map[string][]ScopeKey{}
+	for _, s := range p.Scopes.Scopes {
+		if !slices.Contains(files, s.File) {
+			files = append(files, s.File)
+		}
+		k := ScopeKey{s.Class, s.Function}
+		if (k != ScopeKey{}) && !slices.Contains(scopes[s.File], k) {
+			scopes[s.File] = append(scopes[s.File], k)
+		}
+	}
+	for _, r := range p.Scopes.Files {
+		if !slices.Contains(files, r.File) {
+			files = append(files, r.File)
+		}
+	}
+
+	for _, f := range files {
+		if !p.Resolved[f] {
+			continue
+		}
+		touched := p.Touched[f]
+		covered := map[ScopeKey]bool{}
+		var stray []r27Row
+		for _, row := range rows[f] {
+			k := RowScope(row.r)
+			switch {
+			case k.Function == "":
+				// file-level or class-body row: exempt
+			case touched[k]:
+				covered[k] = true
+			default:
+				stray = append(stray, row)
+			}
+		}
+		var missing []ScopeKey
+		for _, k := range scopes[f] {
+			if !covered[k] {
+				missing = append(missing, k)
+			}
+		}
+		explained := map[ScopeKey]bool{}
+		for _, row := range stray {
+			k := RowScope(row.r)
+			where := fmt.Sprintf("scope %s:%s", f, k)
+			head := fmt.Sprintf("the %s row of block %d names `%s` in `%s`, a scope the PR does not change", row.table, row.b.Number, k, f)
+			if want, ok := r27Suggest(k, missing, explained); ok {
+				explained[want] = true
+				p.Reportf(row.r.Line, where, "%s; the PR changes `%s`: write class %s, function `%s`", head, want, r27Class(want.Class), want.Function)
+				continue
+			}
+			p.Reportf(row.r.Line, where, "%s; %s, or remove the function to make it a file-level row", head, r27Changed(f, scopes[f]))
+		}
+		if aggregated[f] {
+			continue // rule 20: the aggregate may stand for these rows
+		}
+		for _, k := range missing {
+			if explained[k] {
+				continue
+			}
+			p.Reportf(0, fmt.Sprintf("scope %s:%s", f, k), "the PR changes `%s` in `%s`, but no Direct modifications or Associated changes row names it; add the row | `%s` | %s | `%s` | to %s",
+				k, f, f, r27Class(k.Class), k.Function, r27Blocks(rows[f]))
+		}
+	}
+}
+
+// r27Suggest picks the changed scope a stray row most likely means: an
+// uncovered scope with the same function name, or whose dotted name is
+// the row's class and function run together.
+func r27Suggest(k ScopeKey, missing []ScopeKey, explained map[ScopeKey]bool) (ScopeKey, bool) {
+	name := k.String()
+	for _, m := range missing {
+		if explained[m] {
+			continue
+		}
+		if m.Function == k.Function || m.String() == name || m.Function == name {
+			return m, true
+		}
+	}
+	for _, m := range missing {
+		last := m.Function[strings.LastIndexByte(m.Function, '.')+1:]
+		if !explained[m] && last == k.Function[strings.LastIndexByte(k.Function, '.')+1:] {
+			return m, true
+		}
+	}
+	return ScopeKey{}, false
+}
+
+// r27Changed lists a file's changed scopes for a fix.
+func r27Changed(f string, scopes []ScopeKey) string {
+	if len(scopes) == 0 {
+		return fmt.Sprintf("the PR changes no function of `%s` (its changes are file-level)", f)
+	}
+	names := make([]string, len(scopes))
+	for i, k := range scopes {
+		names[i] = "`" + k.String() + "`"
+	}
+	return fmt.Sprintf("the PR changes %s of `%s`: name one of them", strings.Join(names, ", "), f)
+}
+
+// r27Class writes a Class cell.
+func r27Class(c string) string {
+	if c == "" {
+		return "-"
+	}
+	return "`" + c + "`"
+}
+
+// r27Blocks says where a missing scope's row could go: the blocks that
+// already name its file, else the block of the section it serves.
+func r27Blocks(rows []r27Row) string {
+	var names []string
+	for _, r := range rows {
+		n := fmt.Sprintf("block %d (section %s)", r.b.Number, r.b.Section)
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "the block of the section it serves"
+	case 1:
+		return names[0]
+	}
+	return "one of " + strings.Join(names, ", ")
 }
