@@ -58,12 +58,16 @@ func (p *Pass) soleSCSRow(id string) *mapping.SCSRow {
 // Implementable Sections row of the section, and rule 12 leaves those rows
 // to it.
 func (p *Pass) outsideSummary(id string) (mapping.SectionCategory, bool) {
-	r := p.soleSCSRow(id)
-	if r == nil || categoryConflict(r) {
+	if id == "" {
 		return "", false
 	}
-	cat, ok := scsCategory(r.Category)
-	if !ok || (cat != mapping.Contextual && cat != mapping.Process) {
+	r := p.soleSCSRow(id)
+	if r == nil {
+		return "", false
+	}
+	impl, ok := scsFlag(r.Implementable)
+	cat, ok2 := scsCategory(r.Category)
+	if !ok || impl || !ok2 || (cat != mapping.Contextual && cat != mapping.Process) {
 		return "", false
 	}
 	return cat, true

@@ -62,6 +62,10 @@ func r18Check(p *Pass, part, what string, got []string, lines []int, skipEmpty b
 		return
 	}
 	i := firstBad
-	p.Reportf(lines[i], part+" "+what+" "+strconv.Itoa(i+1), "%s %s %d is numbered %q, want %d; %d of the %d %ss are misnumbered: number them 1 to %d in the order they appear",
-		part, what, i+1, strings.TrimSpace(got[i]), i+1, bad, len(got), what, len(got))
+	verb := "are"
+	if bad == 1 {
+		verb = "is"
+	}
+	p.Reportf(lines[i], part+" "+what+" "+strconv.Itoa(i+1), "%s %s %d is numbered %q, want %d; %d of the %d %ss %s misnumbered: number them 1 to %d in the order they appear",
+		part, what, i+1, strings.TrimSpace(got[i]), i+1, bad, len(got), what, verb, len(got))
 }
