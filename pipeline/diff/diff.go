@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/lang"
 )
@@ -127,7 +128,7 @@ func (r *Repo) Patch(ctx context.Context, base, head string, paths ...string) ([
 		return nil, err
 	}
 	for _, p := range paths {
-		if p == "" || bytes.IndexByte([]byte(p), 0) >= 0 {
+		if p == "" || strings.IndexByte(p, 0) >= 0 {
 			return nil, r.badPath(p)
 		}
 	}
