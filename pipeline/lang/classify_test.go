@@ -88,6 +88,10 @@ func TestClassify(t *testing.T) {
 		{"config/defaults.yaml", Data},
 		{"assets/logo.png", Data},
 		{"schema.json", Data},
+		{"scripts/release.sh", Source},
+		{"tests/run_all.sh", Test},
+		{"t/basic.t", Test},
+		{"lib/Foo.pm", Source},
 		{`windows\path\file.go`, Source},
 	}
 	for _, tt := range tests {
