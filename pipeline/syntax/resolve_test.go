@@ -1,0 +1,119 @@
+package syntax
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline/diff"
+)
+
+// resolveFixture is a change touching every kind of file Resolve meets: a
+// modified, a renamed, a deleted and an added source file, a test, a
+// document, a binary source file, an unsupported language and a file over
+// the size limit.
+func resolveFixture(t *testing.T) (dir string, ch *diff.Change) {
+	t.Helper()
+	r := newTestRepo(t)
+	big := "class Big {\n" + strings.Repeat("  int f;\n", 400) + "}\n"
+	base := r.commit(map[string]string{
+		"pkg/server.go": "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n}\nfunc (s *Server) Start() error {\n\treturn s.run()\n}\nfunc old() int {\n\treturn 1\n}\n",
+		"pkg/server_test.go": "package pkg\nfunc TestA(t *testing.T) {}\n",
+		"lib/util.py":        "import os\nclass Cache:\n    def get(self, key):\n        return self.data[key]\n    def put(self, key, value):\n        self.data[key] = value\ndef helper():\n    return os.getcwd()\n",
+		"src/old.rs":         "pub fn gone() -> u8 {\n    7\n}\n",
+		"src/blob.c":         "int x;\x00\x01\x02\n",
+		"src/Main.kt":        "fun main() {\n}\n",
+		"core/Big.java":      big,
+		"README.md":          "# Server\n",
+	})
+	head := r.commit(map[string]string{
+		"pkg/server.go": "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n\tport int\n}\nfunc (s *Server) Start() error {\n\treturn s.listen()\n}\nfunc (s *Server) listen() error {\n\treturn nil\n}\n",
+		"pkg/server_test.go": "package pkg\nfunc TestA(t *testing.T) { t.Log() }\n",
+		"lib/helpers.py":     "import os\nclass Cache:\n    def get(self, key):\n        return self.data.get(key)\n    def put(self, key, value):\n        self.data[key] = value\ndef helper():\n    return os.getcwd()\n",
+		"web/app.ts":         "export class App {\n  run = () => {\n    start();\n  };\n}\nconst VERSION = 1;\n",
+		"src/blob.c":         "int y;\x00\x01\x02\n",
+		"src/Main.kt":        "fun main() {\n    println()\n}\n",
+		"core/Big.java":      big + "// more\n",
+		"README.md":          "# Server\n\nServes.\n",
+	}, base)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err = repo.Diff(context.Background(), base.String(), head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.dir, ch
+}
+
+// TestResolve runs Resolve end to end on a repository built in the test
+// and asserts the exact scopes, new entities and skips.
+func TestResolve(t *testing.T) {
+	dir, ch := resolveFixture(t)
+	for _, workers := range []int{1, 3} {
+		res, err := Resolve(context.Background(), dir, ch, Options{Workers: workers, MaxFileSize: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantScopes := []Scope{
+			{File: "lib/helpers.py", Class: "Cache", Function: "get", PreLines: []int{4}, PostLines: []int{4}},
+			{File: "pkg/server.go", Class: "", Function: "", PreLines: []int{}, PostLines: []int{5}},
+			{File: "pkg/server.go", Class: "", Function: "old", PreLines: []int{9, 10}, PostLines: []int{}},
+			{File: "pkg/server.go", Class: "Server", Function: "Start", PreLines: []int{7}, PostLines: []int{8}},
+			{File: "pkg/server.go", Class: "Server", Function: "listen", PreLines: []int{}, PostLines: []int{10, 11}, New: true},
+			{File: "src/old.rs", Class: "", Function: "gone", PreLines: []int{1, 2, 3}, PostLines: []int{}},
+			{File: "web/app.ts", Class: "", Function: "", PreLines: []int{}, PostLines: []int{1, 5, 6}},
+			{File: "web/app.ts", Class: "App", Function: "run", PreLines: []int{}, PostLines: []int{2, 3, 4}, New: true},
+		}
+		if !reflect.DeepEqual(res.Scopes, wantScopes) {
+			t.Errorf("workers %d: scopes\n got %+v\nwant %+v", workers, res.Scopes, wantScopes)
+		}
+		wantFiles := []FileResult{
+			{File: "lib/helpers.py", NewEntities: []Entity{}},
+			{File: "pkg/server.go", NewEntities: []Entity{
+				{Kind: "method", Class: "Server", Function: "listen", Start: 10, End: 12, Exported: false, Signature: "func (s *Server) listen() error"},
+			}},
+			{File: "web/app.ts", NewEntities: []Entity{
+				{Kind: "class", Class: "App", Start: 1, End: 5, Exported: true, Signature: "export class App"},
+				{Kind: "method", Class: "App", Function: "run", Start: 2, End: 4, Exported: true, Signature: "run = () =>"},
+			}},
+		}
+		if !reflect.DeepEqual(res.Files, wantFiles) {
+			t.Errorf("workers %d: files\n got %+v\nwant %+v", workers, res.Files, wantFiles)
+		}
+		wantSkipped := []Skip{
+			{File: "core/Big.java", Reason: SkipTooLarge},
+			{File: "src/Main.kt", Reason: SkipUnsupported},
+			{File: "src/blob.c", Reason: SkipBinary},
+		}
+		got := make([]Skip, len(res.Skipped))
+		for i, s := range res.Skipped {
+			if s.Detail == "" {
+				t.Errorf("skip %s: no detail", s.File)
+			}
+			got[i] = Skip{File: s.File, Reason: s.Reason}
+		}
+		if !reflect.DeepEqual(got, wantSkipped) {
+			t.Errorf("workers %d: skipped\n got %+v\nwant %+v", workers, got, wantSkipped)
+		}
+	}
+}
+
+func TestResolveCancelled(t *testing.T) {
+	dir, ch := resolveFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Resolve(ctx, dir, ch, Options{}); err != context.Canceled {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestResolveBadRepo(t *testing.T) {
+	_, ch := resolveFixture(t)
+	_, err := Resolve(context.Background(), t.TempDir(), ch, Options{})
+	if err == nil || !strings.Contains(err.Error(), "not a git repository") {
+		t.Fatalf("got %v, want a not-a-repository error", err)
+	}
+}
