@@ -79,7 +79,7 @@ func r12Listed(p *Pass, u *mapping.UnmappedSectionRow, id string, titled bool) {
 	}
 	switch {
 	case impl && !mapped:
-		if titled && !SameTitle(u.Title, r.Title) {
+		if titled && !mapping.IsNone(r.Title) && !SameTitle(u.Title, r.Title) { // an empty summary title is rule 5's
 			p.Reportf(u.Line, where, "section %s is titled %q here but %q in the %s (line %d); copy the title from the summary",
 				id, strings.TrimSpace(u.Title), strings.TrimSpace(r.Title), mapping.PartSCS, r.Line)
 		}

@@ -30,7 +30,8 @@ func checkR19(p *Pass) {
 		}
 		matched := false
 		for _, r := range rows {
-			matched = matched || SameTitle(r.Title, b.Title)
+			// an empty title is rule 5's
+			matched = matched || mapping.IsNone(r.Title) || SameTitle(r.Title, b.Title)
 		}
 		if matched || (heading != nil && SameTitle(heading.Title, b.Title)) {
 			continue // the summary row disagrees with the EP: rule 23
