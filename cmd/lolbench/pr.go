@@ -36,7 +36,7 @@ The git command must be on PATH.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(newCmdPRStats(f), newCmdPRFiles(f))
+	cmd.AddCommand(newCmdPRStats(f), newCmdPRFiles(f), newCmdPRScopes(f))
 	return cmd
 }
 
