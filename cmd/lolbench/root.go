@@ -35,6 +35,8 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdPR(f),
 		NewCmdRules(f),
 		NewCmdValidate(f, nil),
+		NewCmdCollect(f),
+		NewCmdCandidates(f),
 	)
 	return root
 }
