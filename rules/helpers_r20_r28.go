@@ -214,6 +214,12 @@ func subtractRanges(base ep.Range, cuts []ep.Range) []ep.Range {
 // overlaps reports whether two half-open ranges share a byte.
 func overlaps(a, b ep.Range) bool { return a.Start < b.End && b.Start < a.End }
 
+// fileScope is a (class, function) scope of one file (rules 27 and 28).
+type fileScope struct {
+	file  string
+	scope ScopeKey
+}
+
 // aggregateFiles returns the PR files that a directory, glob or aggregate
 // path entry stands for, sorted; none for an entry that names one file or
 // nothing recognisable. Rule 20 names them in its fix; rules 24 and 27 do

@@ -61,18 +61,21 @@ func r22Quote(p *Pass, q *epQuotes, b *mapping.Block) {
 	}
 	head := fmt.Sprintf("the quotation of block %d is not in %s or its subsections", b.Number, sectionLabel(s))
 
-	// Text of another section: name the most specific one.
-	var other *ep.Section
-	for _, o := range p.EP.Sections {
-		if o == s || (other != nil && o.Subtree.Len() >= other.Subtree.Len()) {
-			continue
+	// Text found elsewhere in the EP: name the most specific section
+	// holding it. One search of the whole document keeps this linear.
+	if spans, _ := q.find(passages, []ep.Range{{Start: 0, End: len(p.EP.Source)}}); spans != nil {
+		whole := ep.Range{Start: spans[0].Start, End: spans[len(spans)-1].End}
+		var other *ep.Section
+		for _, o := range p.EP.Sections {
+			if o.Subtree.Contains(whole) && (other == nil || o.Level > other.Level) {
+				other = o
+			}
 		}
-		if spans, _ := q.find(passages, []ep.Range{o.Subtree}); spans != nil {
-			other = o
+		if other != nil {
+			p.Reportf(line, BlockWhere(b), "%s: it is text of %s; quote %s's own words instead", head, sectionLabel(other), s.ID)
+		} else {
+			p.Reportf(line, BlockWhere(b), "%s: it is EP text outside that section; quote %s's own words instead", head, s.ID)
 		}
-	}
-	if other != nil {
-		p.Reportf(line, BlockWhere(b), "%s: it is text of %s; quote %s's own words instead", head, sectionLabel(other), s.ID)
 		return
 	}
 

@@ -97,7 +97,11 @@ func r26BodyStart(doc *ep.Document, limit int) int {
 	}
 	src := doc.Source[:limit]
 	if doc.Format == ep.Markdown {
-		if !bytes.HasPrefix(src, []byte("---")) {
+		base := 0
+		if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+			base = 3 // a byte-order mark before the front matter
+		}
+		if !bytes.HasPrefix(src[base:], []byte("---")) {
 			return 0
 		}
 		first := bytes.IndexByte(src, '\n')
@@ -150,6 +154,9 @@ func r26Measure(doc *ep.Document, r ep.Range) r26Prose {
 		links = append(links, u)
 	}
 	prose = r26URLRE.ReplaceAllString(prose, " ")
+	for i, u := range links {
+		links[i] = r26TrimURL(u)
+	}
 	out := r26Prose{links: links}
 	for _, w := range strings.Fields(prose) {
 		if strings.IndexFunc(w, func(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }) >= 0 {
@@ -157,6 +164,21 @@ func r26Measure(doc *ep.Document, r ep.Range) r26Prose {
 		}
 	}
 	return out
+}
+
+// r26TrimURL drops the punctuation that ends the sentence around a URL
+// ("see https://x/y)." gives https://x/y), as readers do.
+func r26TrimURL(u string) string {
+	for {
+		t := strings.TrimRight(u, ".,;:!?'\"*_~")
+		if strings.HasSuffix(t, ")") && strings.Count(t, ")") > strings.Count(t, "(") {
+			t = t[:len(t)-1]
+		}
+		if t == u {
+			return u
+		}
+		u = t
+	}
 }
 
 var r26URLRE = regexp.MustCompile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s<>()\\[\\]\"'`]+")

@@ -49,22 +49,45 @@ func checkR27(p *Pass) {
 		}
 	}
 
-	// Files and scopes in the order of the resolver's output.
+	// Files in the resolver's order, each file's scopes in line order (of
+	// the post-change file, or the pre-change one for deleted code).
 	var files []string
-	scopes := map[string][]ScopeKey{}
-	for _, s := range p.Scopes.Scopes {
-		if !slices.Contains(files, s.File) {
-			files = append(files, s.File)
-		}
-		k := ScopeKey{s.Class, s.Function}
-		if (k != ScopeKey{}) && !slices.Contains(scopes[s.File], k) {
-			scopes[s.File] = append(scopes[s.File], k)
+	seenFile := map[string]bool{}
+	addFile := func(f string) {
+		if !seenFile[f] {
+			seenFile[f] = true
+			files = append(files, f)
 		}
 	}
-	for _, r := range p.Scopes.Files {
-		if !slices.Contains(files, r.File) {
-			files = append(files, r.File)
+	scopes := map[string][]ScopeKey{}
+	first := map[fileScope]int{}
+	for _, s := range p.Scopes.Scopes {
+		addFile(s.File)
+		k := ScopeKey{s.Class, s.Function}
+		if (k == ScopeKey{}) {
+			continue
 		}
+		fk := fileScope{s.File, k}
+		lines := s.PostLines
+		if len(lines) == 0 {
+			lines = s.PreLines
+		}
+		line := 0
+		if len(lines) > 0 {
+			line = slices.Min(lines)
+		}
+		if l, ok := first[fk]; !ok {
+			scopes[s.File] = append(scopes[s.File], k)
+			first[fk] = line
+		} else if line < l {
+			first[fk] = line
+		}
+	}
+	for f, ks := range scopes {
+		slices.SortStableFunc(ks, func(a, b ScopeKey) int { return first[fileScope{f, a}] - first[fileScope{f, b}] })
+	}
+	for _, r := range p.Scopes.Files {
+		addFile(r.File)
 	}
 
 	for _, f := range files {

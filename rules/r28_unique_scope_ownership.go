@@ -15,12 +15,6 @@ var R28 = &Rule{
 	Check: checkR28,
 }
 
-// r28Key is a scope of one file.
-type r28Key struct {
-	file  string
-	scope ScopeKey
-}
-
 // r28Use is one Direct modifications row naming a scope.
 type r28Use struct {
 	b    *mapping.Block
@@ -28,18 +22,18 @@ type r28Use struct {
 }
 
 func checkR28(p *Pass) {
-	var order []r28Key
-	direct := map[r28Key][]r28Use{}
-	key := func(r *mapping.CodeRow) (r28Key, bool) {
+	var order []fileScope
+	direct := map[fileScope][]r28Use{}
+	key := func(r *mapping.CodeRow) (fileScope, bool) {
 		path := strings.TrimSpace(r.Path)
 		k := RowScope(r)
 		if path == "" || k.Function == "" {
-			return r28Key{}, false
+			return fileScope{}, false
 		}
 		if p.PRFile[path] == nil && (p.Change != nil || p.AggregatePath(path) != "") {
-			return r28Key{}, false // rules 2 and 20
+			return fileScope{}, false // rules 2 and 20
 		}
-		return r28Key{path, k}, true
+		return fileScope{path, k}, true
 	}
 	for i := range p.Mapping.Blocks {
 		b := &p.Mapping.Blocks[i]
@@ -137,4 +131,4 @@ func r28Owner(p *Pass, uses []r28Use) string {
 	return fmt.Sprintf("block %d (section %s, the most specific)", best.Number, best.Section)
 }
 
-func r28Where(k r28Key) string { return fmt.Sprintf("scope %s:%s", k.file, k.scope) }
+func r28Where(k fileScope) string { return fmt.Sprintf("scope %s:%s", k.file, k.scope) }
