@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lolbench/lolbench/pipeline/mapping"
 )
@@ -96,11 +97,34 @@ func headerHas(columns []string, name string) bool {
 		return true
 	}
 	for _, c := range columns {
-		if headerKey(c) == headerKey(name) {
+		if sameHeader(c, name) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameHeader is headerKey(a) == headerKey(b) without allocating: rules 4
+// and 5 ask it for every cell of hostile tables with thousands of rows.
+func sameHeader(a, b string) bool {
+	for {
+		a = strings.TrimLeftFunc(a, unicode.IsSpace)
+		b = strings.TrimLeftFunc(b, unicode.IsSpace)
+		if a == "" || b == "" {
+			return a == b
+		}
+		i, j := strings.IndexFunc(a, unicode.IsSpace), strings.IndexFunc(b, unicode.IsSpace)
+		if i < 0 {
+			i = len(a)
+		}
+		if j < 0 {
+			j = len(b)
+		}
+		if a[:i] != b[:j] && strings.ToLower(a[:i]) != strings.ToLower(b[:j]) {
+			return false
+		}
+		a, b = a[i:], b[j:]
+	}
 }
 
 // partRowWhere names the n-th (1-based) row of a top-level table.
@@ -175,4 +199,35 @@ func nearMiss(got, file string) bool {
 		return true
 	}
 	return r04EditDistance(g, file, 3) <= 2
+}
+
+// aggregateKinds answers Facts.AggregatePath for many paths of one artifact
+// without its scan of every PR file per call: the scan only looks for a PR
+// file under the path taken as a folder, which a set of the PR's folders
+// answers at once. AggregatePath still gives the verdict, so rules 1, 2 and
+// 20 never disagree on which entries are aggregates.
+type aggregateKinds struct {
+	f    *Facts
+	dirs map[string]bool
+}
+
+func newAggregateKinds(f *Facts) *aggregateKinds {
+	k := &aggregateKinds{f: f, dirs: map[string]bool{}}
+	for p := range f.PRFile {
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' {
+				k.dirs[p[:i]] = true
+			}
+		}
+	}
+	return k
+}
+
+// kind is f.AggregatePath(p).
+func (k *aggregateKinds) kind(p string) string {
+	if !strings.HasSuffix(p, "/") && !globRE.MatchString(p) && !aggregateRE.MatchString(p) &&
+		(k.f.PRFile[p] != nil || !k.dirs[p]) {
+		return ""
+	}
+	return k.f.AggregatePath(p)
 }

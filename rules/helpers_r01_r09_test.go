@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 )
@@ -80,8 +82,23 @@ func TestAggregateCovers(t *testing.T) {
 		{"", "greet.go", false},
 	}
 	for _, tt := range tests {
-		if got := aggregateCovers(f, tt.entry, tt.file); got != tt.want {
+		if got := aggregateCovers(tt.entry, f.AggregatePath(tt.entry), tt.file); got != tt.want {
 			t.Errorf("aggregateCovers(%q, %q) = %v, want %v", tt.entry, tt.file, got, tt.want)
+		}
+	}
+}
+
+// TestAggregateKinds: the fast path agrees with Facts.AggregatePath, which
+// rule 20 uses, on every kind of entry.
+func TestAggregateKinds(t *testing.T) {
+	f := NewFacts(&Input{Mapping: &mapping.Mapping{}, Change: &diff.Change{Files: []diff.File{
+		{NewPath: "tools/greet.py"}, {NewPath: "a/b/c.go"}, {NewPath: "greet.go"}, {NewPath: "a/b"},
+	}}})
+	k := newAggregateKinds(f)
+	for _, p := range []string{"tools", "tools/", "a", "a/b", "a/b/", "a/b/c.go", "greet.go", "gree", "*.go",
+		"a/[bc]", "greet.go, a/b/c.go", "greet.go ...", "and 2 more", "", "/", "tools/greet.py/", "x/y"} {
+		if got, want := k.kind(p), f.AggregatePath(p); got != want {
+			t.Errorf("kind(%q) = %q, AggregatePath says %q", p, got, want)
 		}
 	}
 }
@@ -164,5 +181,32 @@ func TestR07WithoutChange(t *testing.T) {
 	want := []Violation{{7, "section 1", 9, "the Files line of block 1 disagrees with its tables: it says 2 accounted but the two tables together name 1 file (`a.go`); write \"**Files:** 1 direct (50.0%), 1 associated (50.0%), 1 accounted (50.0%) of 2 PR files\""}}
 	if !slices.Equal(rep.Violations, want) {
 		t.Errorf("violations:\n got %+v\nwant %+v", rep.Violations, want)
+	}
+}
+
+// BenchmarkR01toR09Hostile runs rules 1 to 9 on a large hostile artifact:
+// thousands of misspelt PR File Summary rows and a reversed summary, where
+// naive near-miss matching or ordering would be quadratic or worse.
+func BenchmarkR01toR09Hostile(b *testing.B) {
+	const files, rows = 2000, 5000
+	change := &diff.Change{}
+	for i := range files {
+		change.Files = append(change.Files, diff.File{NewPath: fmt.Sprintf("pkg%03d/file%04d.go", i%100, i), Status: diff.Added, Category: lang.Source})
+	}
+	m := &mapping.Mapping{PartLines: map[string]int{}, PFS: mapping.Table[mapping.PFSRow]{Columns: mapping.PFSColumns}, SCS: mapping.Table[mapping.SCSRow]{Columns: mapping.SCSColumns}}
+	doc := &ep.Document{}
+	for i := range rows {
+		m.PFS.Rows = append(m.PFS.Rows, mapping.PFSRow{RowBase: mapping.RowBase{Line: i + 1}, Path: fmt.Sprintf("pkg%03d/fiel%04d.go", i%100, i), Role: "direct, associated", Category: "source", DirectSections: "1", AssociatedSections: "-"})
+		id := fmt.Sprint(i + 1)
+		doc.Sections = append(doc.Sections, &ep.Section{ID: id, Level: 1, Title: "T" + id})
+		m.SCS.Rows = append(m.SCS.Rows, mapping.SCSRow{RowBase: mapping.RowBase{Line: i + 1}, Index: id, Section: fmt.Sprint(rows - i), Title: "T", Implementable: "yes", Category: "implementation", Mapped: "no"})
+	}
+	in := &Input{EP: doc, Change: change, Mapping: m}
+	rules := []*Rule{R01, R02, R03, R04, R05, R06, R07, R08, R09}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Run(in, rules); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -44,10 +44,11 @@ func checkR01(p *Pass) {
 		p.Reportf(r.Line, FileWhere(path), "Role %q names %d roles (%s); a file has exactly one role: write %s, since %s",
 			r.Role, len(roles), strings.Join(names, ", "), want, roleReason(want))
 	}
+	idx := newR01Index(p)
 	for i := range p.Change.Files {
 		f := &p.Change.Files[i]
 		file := f.Path()
-		if r01Covered(p, file, f.OldPath) {
+		if idx.covered(file, f.OldPath) {
 			continue
 		}
 		want := p.roleFromBlocks(file)
@@ -67,19 +68,65 @@ func roleReason(r mapping.Role) string {
 	return "no block names the file (and list it in Unmapped PR Files)"
 }
 
-// r01Covered reports whether some PR File Summary row stands for the PR
-// file: its exact path, a near miss of it or its old path (rule 2's), or a
-// directory, glob or aggregate entry that covers it (rule 20's).
-func r01Covered(p *Pass, file, oldPath string) bool {
+// r01NearMissBudget bounds the near-miss comparisons (PR files times rows
+// outside the PR) of one artifact, so that a hostile artifact with
+// thousands of wrong rows stays linear; past it, misspelt rows no longer
+// stand for the files they probably meant.
+const r01NearMissBudget = 20_000
+
+// r01Index holds the PR File Summary rows in the forms rule 1 matches a PR
+// file against.
+type r01Index struct {
+	exact      map[string]bool // paths as written
+	tidy       map[string]bool // rows outside the PR as tidyPath, lowercased: slips of case, "./", slashes
+	foreign    []string        // rows naming no PR file: candidate near misses
+	aggregates [][2]string     // directory, glob and aggregate rows (rule 20), with their kind
+	budget     int
+}
+
+func newR01Index(p *Pass) *r01Index {
+	x := &r01Index{exact: map[string]bool{}, tidy: map[string]bool{}, budget: r01NearMissBudget}
+	kinds := newAggregateKinds(p.Facts)
 	for _, r := range p.Mapping.PFS.Rows {
 		got := strings.TrimSpace(r.Path)
-		if got == file || (p.PRFile[got] == nil && nearMiss(got, file)) {
+		if got == "" {
+			continue
+		}
+		x.exact[got] = true
+		if p.PRFile[got] != nil {
+			continue
+		}
+		if kind := kinds.kind(got); kind != "" {
+			x.aggregates = append(x.aggregates, [2]string{got, kind})
+			continue
+		}
+		x.tidy[strings.ToLower(tidyPath(got))] = true
+		x.foreign = append(x.foreign, got)
+	}
+	return x
+}
+
+// covered reports whether some row stands for the PR file: its exact path,
+// a near miss of it or its old path (rule 2's), or a directory, glob or
+// aggregate entry that covers it (rule 20's).
+func (x *r01Index) covered(file, oldPath string) bool {
+	if x.exact[file] || x.tidy[strings.ToLower(tidyPath(file))] {
+		return true
+	}
+	if oldPath != "" && oldPath != file && x.tidy[strings.ToLower(tidyPath(oldPath))] {
+		return true
+	}
+	if x.budget < len(x.aggregates)+len(x.foreign) {
+		return false
+	}
+	x.budget -= len(x.aggregates) + len(x.foreign)
+	for _, a := range x.aggregates {
+		if aggregateCovers(a[0], a[1], file) {
 			return true
 		}
-		if oldPath != "" && oldPath != file && tidyPath(got) == tidyPath(oldPath) {
-			return true
-		}
-		if aggregateCovers(p.Facts, got, file) {
+	}
+	for _, got := range x.foreign {
+		if nearMiss(got, file) {
 			return true
 		}
 	}
@@ -88,11 +135,9 @@ func r01Covered(p *Pass, file, oldPath string) bool {
 
 // aggregateCovers reports whether a directory, glob or aggregate entry,
 // which rule 20 reports, stands for file.
-func aggregateCovers(f *Facts, entry, file string) bool {
-	if entry == "" {
-		return false
-	}
-	switch f.AggregatePath(entry) {
+// kind is Facts.AggregatePath's verdict on entry.
+func aggregateCovers(entry, kind, file string) bool {
+	switch kind {
 	case "":
 		return false
 	case "a directory":

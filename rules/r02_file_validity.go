@@ -49,51 +49,79 @@ func checkR02(p *Pass) {
 	for i, r := range m.UnmappedFiles.Rows {
 		add(m.UnmappedFiles.Columns, r.Path, r.Line, partRowWhere(mapping.PartUnmappedFiles, i+1))
 	}
+	fix := &r02Fixer{p: p, budget: r02NearMissBudget}
+	kinds := newAggregateKinds(p.Facts)
 	for _, r := range refs {
 		got := strings.TrimSpace(r.path)
 		if got == "" {
 			p.Reportf(r.line, r.where, "the File cell is empty; write the path of a file the PR changes, or remove the row")
 			continue
 		}
-		if p.PRFile[got] != nil || p.AggregatePath(got) != "" {
+		if p.PRFile[got] != nil || kinds.kind(got) != "" {
 			continue
 		}
-		p.Reportf(r.line, FileWhere(got), "`%s` (%s) is not a file the PR changes; %s", got, r.where, r02Fix(p, got))
+		p.Reportf(r.line, FileWhere(got), "`%s` (%s) is not a file the PR changes; %s", got, r.where, fix.suggest(got))
 	}
 }
 
-// r02Fix suggests the path to write instead of a path that is not a PR
+// r02NearMissBudget bounds the near-miss comparisons (wrong paths times PR
+// files) of one artifact, so that a hostile artifact stays fast; past it,
+// a wrong path gets the plain message without a "did you mean".
+const r02NearMissBudget = 20_000
+
+// r02Fixer suggests the path to write instead of a path that is not a PR
 // file.
-func r02Fix(p *Pass, got string) string {
+type r02Fixer struct {
+	p      *Pass
+	fold   map[string][]string // lowercased PR path -> PR paths
+	budget int
+}
+
+func (x *r02Fixer) suggest(got string) string {
+	p := x.p
 	if f := p.OldPath[got]; f != nil {
 		return fmt.Sprintf("the PR renames it to `%s`: write the path after the change, `%s`", f.Path(), f.Path())
 	}
-	if f := p.OldPath[tidyPath(got)]; f != nil {
-		return fmt.Sprintf("the PR renames `%s` to `%s`: write `%s`", tidyPath(got), f.Path(), f.Path())
+	tidy := tidyPath(got)
+	if f := p.OldPath[tidy]; f != nil {
+		return fmt.Sprintf("the PR renames `%s` to `%s`: write `%s`", tidy, f.Path(), f.Path())
 	}
-	var near []string
-	for i := range p.Change.Files {
-		file := p.Change.Files[i].Path()
-		if tidyPath(got) == file || strings.EqualFold(tidyPath(got), file) {
-			return fmt.Sprintf("write it exactly as `%s`", file)
+	if p.PRFile[tidy] != nil {
+		return fmt.Sprintf("write it exactly as `%s`", tidy)
+	}
+	if x.fold == nil {
+		x.fold = map[string][]string{}
+		for i := range p.Change.Files {
+			file := p.Change.Files[i].Path()
+			x.fold[strings.ToLower(file)] = append(x.fold[strings.ToLower(file)], file)
 		}
-		if nearMiss(got, file) {
-			near = append(near, file)
+	}
+	if files := x.fold[strings.ToLower(tidy)]; len(files) == 1 {
+		return fmt.Sprintf("write it exactly as `%s`", files[0])
+	}
+	n := len(p.Change.Files)
+	var near []string
+	if x.budget >= n {
+		x.budget -= n
+		for i := range p.Change.Files {
+			if file := p.Change.Files[i].Path(); nearMiss(got, file) {
+				near = append(near, file)
+			}
 		}
 	}
 	if len(near) > 0 {
 		slices.Sort(near)
 		return fmt.Sprintf("did you mean %s? Correct the path, or remove the row if the file is not part of the PR", codeList(near))
 	}
-	var all []string
-	for i := range p.Change.Files {
-		all = append(all, p.Change.Files[i].Path())
-	}
-	if len(all) == 0 {
+	switch {
+	case n == 0:
 		return "the PR changes no files; remove the row"
+	case n > 12:
+		return fmt.Sprintf("the PR changes %d files, none of them at this path: correct the path, or remove the row", n)
 	}
-	if len(all) > 12 {
-		return fmt.Sprintf("the PR changes %d files, none of them at this path: correct the path, or remove the row", len(all))
+	all := make([]string, n)
+	for i := range p.Change.Files {
+		all[i] = p.Change.Files[i].Path()
 	}
 	return fmt.Sprintf("correct the path to one of %s, or remove the row if the file is not part of the PR", codeList(all))
 }

@@ -40,46 +40,55 @@ func checkR04(p *Pass) {
 	reasons := r04Vocab(mapping.Reasons)
 	yesNo := []string{"yes", "no"}
 
-	cols := m.SCS.Columns
+	// Values under a missing column are not checked again: the column is
+	// reported above.
+	has := func(cols []string, names ...string) []bool {
+		out := make([]bool, len(names))
+		for i, n := range names {
+			out[i] = headerHas(cols, n)
+		}
+		return out
+	}
+	scs := has(m.SCS.Columns, "Implementable", "Mapped", "Category")
 	for i, r := range m.SCS.Rows {
 		where := partRowWhere(mapping.PartSCS, i+1)
-		for _, c := range []struct{ col, val string }{{"Implementable", r.Implementable}, {"Mapped", r.Mapped}} {
-			if headerHas(cols, c.col) && !mapping.IsNone(c.val) { // empty cells: rule 5
+		for k, c := range []struct{ col, val string }{{"Implementable", r.Implementable}, {"Mapped", r.Mapped}} {
+			if scs[k] && !mapping.IsNone(c.val) { // empty cells: rule 5
 				r04Value(p, r.Line, where, c.col, c.val, yesNo)
 			}
 		}
-		if headerHas(cols, "Category") && !mapping.IsNone(r.Category) {
+		if scs[2] && !mapping.IsNone(r.Category) {
 			r04Value(p, r.Line, where, "Category", r.Category, sectionCats)
 		}
 	}
-	cols = m.PFS.Columns
+	pfs := has(m.PFS.Columns, "Category", "Role", "Direct sections", "Associated sections")
 	for i, r := range m.PFS.Rows {
 		where := partRowWhere(mapping.PartPFS, i+1)
-		if headerHas(cols, "Category") {
+		if pfs[0] {
 			r04Value(p, r.Line, where, "Category", r.Category, fileCats)
 		}
-		if headerHas(cols, "Role") && !namesSeveralRoles(r.Role) { // several roles: rule 1
+		if pfs[1] && !namesSeveralRoles(r.Role) { // several roles: rule 1
 			r04Value(p, r.Line, where, "Role", r.Role, roles)
 		}
-		for _, c := range []struct{ col, val string }{{"Direct sections", r.DirectSections}, {"Associated sections", r.AssociatedSections}} {
-			if headerHas(cols, c.col) {
+		for k, c := range []struct{ col, val string }{{"Direct sections", r.DirectSections}, {"Associated sections", r.AssociatedSections}} {
+			if pfs[2+k] {
 				r04SectionList(p, r.Line, where, c.col, c.val)
 			}
 		}
 	}
-	cols = m.UnmappedSections.Columns
+	unmappedReason := headerHas(m.UnmappedSections.Columns, "Reason")
 	for i, r := range m.UnmappedSections.Rows {
-		if headerHas(cols, "Reason") && strings.TrimSpace(r.Reason) != "" { // empty: rule 12
+		if unmappedReason && strings.TrimSpace(r.Reason) != "" { // empty: rule 12
 			r04Value(p, r.Line, partRowWhere(mapping.PartUnmappedSections, i+1), "Reason", r.Reason, reasons)
 		}
 	}
-	cols = m.UnmappedFiles.Columns
+	uf := has(m.UnmappedFiles.Columns, "Category", "Reason")
 	for i, r := range m.UnmappedFiles.Rows {
 		where := partRowWhere(mapping.PartUnmappedFiles, i+1)
-		if headerHas(cols, "Category") {
+		if uf[0] {
 			r04Value(p, r.Line, where, "Category", r.Category, fileCats)
 		}
-		if headerHas(cols, "Reason") {
+		if uf[1] {
 			r04Value(p, r.Line, where, "Reason", r.Reason, reasons)
 		}
 	}

@@ -16,6 +16,10 @@ var R05 = &Rule{
 
 func checkR05(p *Pass) {
 	scs := p.Mapping.SCS
+	present := map[string]bool{}
+	for _, c := range mapping.SCSColumns {
+		present[c] = headerHas(scs.Columns, c) // a missing column is rule 4's
+	}
 	for i, r := range scs.Rows {
 		id := strings.TrimSpace(r.Section)
 		where := partRowWhere(mapping.PartSCS, i+1)
@@ -27,7 +31,7 @@ func checkR05(p *Pass) {
 			{"#", r.Index}, {"Section", r.Section}, {"Title", r.Title},
 			{"Implementable", r.Implementable}, {"Category", r.Category}, {"Mapped", r.Mapped},
 		} {
-			if headerHas(scs.Columns, c.col) && mapping.IsNone(c.val) {
+			if present[c.col] && mapping.IsNone(c.val) {
 				empty = append(empty, c.col)
 			}
 		}
