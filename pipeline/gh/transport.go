@@ -214,22 +214,21 @@ func backoff(base, max time.Duration, attempt int) time.Duration {
 // note remembers a resource whose budget is spent, so that the next
 // request waits for the reset before it is sent.
 func (t *Transport) note(res string, h http.Header) {
-	if h.Get("X-RateLimit-Remaining") != "0" {
-		return
-	}
-	reset, ok := parseReset(h)
-	if !ok {
-		return
-	}
 	if r := h.Get("X-RateLimit-Resource"); r != "" {
 		res = r
 	}
+	remaining := h.Get("X-RateLimit-Remaining")
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.exhausted == nil {
-		t.exhausted = map[string]time.Time{}
+	switch reset, ok := parseReset(h); {
+	case remaining == "0" && ok:
+		if t.exhausted == nil {
+			t.exhausted = map[string]time.Time{}
+		}
+		t.exhausted[res] = reset
+	case remaining != "":
+		delete(t.exhausted, res) // budget again
 	}
-	t.exhausted[res] = reset
 }
 
 func (t *Transport) waitExhausted(ctx context.Context, res string, maxWait time.Duration) error {

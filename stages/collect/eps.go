@@ -460,7 +460,11 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	}
 	e.ID = src.ID(e.Number)
 	if e.Title == "" || strings.EqualFold(e.Title, "n/a") {
-		e.Title = titleFromPath(r.path)
+		if format == registry.FormatKEP {
+			e.Title = titleFromPath(path.Dir(r.path)) // keps/sig-x/1287-in-place-update/kep.yaml
+		} else {
+			e.Title = titleFromPath(r.path)
+		}
 	}
 	e.Title = oneLine(e.Title)
 	e.Status = oneLine(lookup(meta, "status"))
