@@ -108,8 +108,8 @@ type Test struct {
 	Format string `yaml:"format" json:"format"`
 	// Results is where the results are written: empty for the command's
 	// output (stdout and stderr together), else a glob relative to /testbed
-	// such as "target/surefire-reports/*.xml". Matching files are removed
-	// before every run.
+	// such as "target/surefire-reports/*.xml", ending in a report extension.
+	// Matching files are removed before every run.
 	Results string `yaml:"results,omitempty" json:"results,omitempty"`
 }
 
@@ -134,6 +134,10 @@ var (
 	// imageRE is a Docker reference: [host[:port]/]path[:tag][@digest].
 	imageRE   = regexp.MustCompile(`^[a-z0-9]+([._-][a-z0-9]+)*(:[0-9]+)?(/[a-z0-9]+([._-]+[a-z0-9]+)*)*(:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(@sha256:[a-f0-9]{64})?$`)
 	resultsRE = regexp.MustCompile(`^[A-Za-z0-9._/*?\[\]-]+$`)
+	// reportRE is the last element of a results glob: it must end in a
+	// report extension, so that removing stale reports before a run can
+	// never remove sources ("*" or "*.py").
+	reportRE = regexp.MustCompile(`\.(xml|json|jsonl|log|txt|out|trx)$`)
 )
 
 // Validate reports every problem of the recipe, one per line, each naming
@@ -204,6 +208,8 @@ func (r *Recipe) Validate() error {
 		switch {
 		case !resultsRE.MatchString(t.Results):
 			bad("test.results", "%q may hold only letters, digits and . _ - / * ? [ ]", t.Results)
+		case !reportRE.MatchString(t.Results):
+			bad("test.results", "%q must end in a report extension (.xml, .json, .jsonl, .log, .txt, .out, .trx)", t.Results)
 		case strings.HasPrefix(t.Results, "/"):
 			bad("test.results", "%q must be relative to %s", t.Results, Workdir)
 		default:

@@ -84,6 +84,8 @@ func TestParseErrors(t *testing.T) {
 			`recipe r.yaml: test.results: "/tmp/x.xml" must be relative to /testbed`},
 		{"results shell", "image: debian\ntest: {command: 'x {tests}', format: junit, results: 'a;b'}\n",
 			`recipe r.yaml: test.results: "a;b" may hold only letters, digits and . _ - / * ? [ ]`},
+		{"results not a report", "image: debian\ntest: {command: 'x {tests}', format: junit, results: 'src/*'}\n",
+			`recipe r.yaml: test.results: "src/*" must end in a report extension (.xml, .json, .jsonl, .log, .txt, .out, .trx)`},
 		{"select none without suite", "image: debian\ntest: {command: 'x {tests}', format: junit, select: none}\n",
 			"recipe r.yaml: test.suite: empty while test.select is none: nothing would be run"},
 		{"bad select", "image: debian\ntest: {command: 'x {tests}', format: junit, select: modules}\n",

@@ -1,0 +1,460 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/jsonstream"
+	"github.com/moby/moby/client"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+)
+
+// JobDir is LOLBENCH_DIR in a container.
+const JobDir = "/lolbench"
+
+// maxCollectBytes caps what a job may hand back to the host: the test
+// logs of a few runs are megabytes, a hostile test could write gigabytes.
+const maxCollectBytes = 1 << 30
+
+// cleanupTimeout bounds the kill and removal of a container. They run on a
+// fresh context: cancelling a request context does not stop a container,
+// and the cancelled context could not be used to stop it either.
+const cleanupTimeout = 60 * time.Second
+
+// Docker is the Docker executor. It talks to the engine through its Go
+// client with API-version negotiation (the engine here speaks 1.41).
+type Docker struct {
+	cli *client.Client
+	// network is the jobs' network mode, "none"; tests change it to show
+	// that the network check can fail.
+	network string
+}
+
+// NewDocker connects to the engine that DOCKER_HOST names (the local socket
+// by default) and checks that it answers.
+func NewDocker(ctx context.Context) (*Docker, error) {
+	cli, err := client.New(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		return nil, fmt.Errorf("docker client: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := cli.Ping(pctx, client.PingOptions{NegotiateAPIVersion: true}); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("no Docker engine answers at %s: %w (start one, or use --executor local)", cli.DaemonHost(), err)
+	}
+	return &Docker{cli: cli, network: "none"}, nil
+}
+
+// Close closes the connection to the engine.
+func (d *Docker) Close() error { return d.cli.Close() }
+
+// Name implements Executor.
+func (d *Docker) Name() string { return "docker" }
+
+// Isolated implements Executor.
+func (d *Docker) Isolated() bool { return true }
+
+// Prepare implements Executor: it builds layer 1 and layer 2 unless their
+// tags exist (a second task of the same repository, base commit and recipe
+// reuses them as they are) and then the thin task image.
+func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
+	r := spec.Recipe
+	env := &dockerEnv{d: d, spec: spec, info: EnvInfo{Executor: d.Name(), Isolated: true}}
+	if spec.HarborEnv != "" {
+		tag := "lolbench/harbor:" + tagPart(spec.Task)
+		status(spec.Status, "building %s from %s", tag, filepath.Join(spec.HarborEnv, "Dockerfile"))
+		if _, err := d.build(ctx, tag, spec.LogDir, "image-harbor.log", func(tw *tar.Writer) error {
+			return DirTree{Dir: spec.HarborEnv}.WriteTar(tw, "")
+		}); err != nil {
+			return nil, err
+		}
+		env.image, env.info.TaskImage = tag, tag
+		return env, nil
+	}
+	if spec.Tree == nil {
+		return nil, errors.New("prepare: no repository tree")
+	}
+	base := baseImageName(r)
+	env.info.BaseImage = base
+	if _, ok, err := d.imageID(ctx, base); err != nil {
+		return nil, err
+	} else if !ok {
+		status(spec.Status, "building layer 1 %s (from %s)", base, r.Image)
+		df := "FROM " + r.Image + "\n" + baseDockerfileBody(r)
+		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", dockerfileOnly(df)); err != nil {
+			return nil, err
+		}
+	}
+	envImg := envImageName(spec)
+	env.info.EnvImage = envImg
+	id, ok, err := d.imageID(ctx, envImg)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		status(spec.Status, "reusing layer 2 %s", envImg)
+		env.info.EnvReused = true
+	} else {
+		status(spec.Status, "building layer 2 %s (repository at %s, install commands)", envImg, short(spec.Base))
+		df := "FROM " + base + "\n" + envDockerfileBody(r, spec.Base)
+		if id, err = d.build(ctx, envImg, spec.LogDir, "image-env.log", func(tw *tar.Writer) error {
+			if err := writeFile(tw, "Dockerfile", []byte(df), 0o644); err != nil {
+				return err
+			}
+			return spec.Tree.WriteTar(tw, "repo/")
+		}); err != nil {
+			return nil, err
+		}
+	}
+	env.info.EnvImageID = id
+	task := taskImageName(spec)
+	if _, err := d.build(ctx, task, spec.LogDir, "image-task.log", dockerfileOnly("FROM "+envImg+"\n"+taskDockerfileBody(spec.Task))); err != nil {
+		return nil, err
+	}
+	env.image, env.info.TaskImage = task, task
+	return env, nil
+}
+
+// RemoveImage removes an image and its untagged parents; a missing image
+// is not an error. Benchmarks use it to measure a cold build.
+func (d *Docker) RemoveImage(ctx context.Context, ref string) error {
+	_, err := d.cli.ImageRemove(ctx, ref, client.ImageRemoveOptions{Force: true, PruneChildren: true})
+	if err != nil && !cerrdefs.IsNotFound(err) {
+		return fmt.Errorf("remove image %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ImageID returns the id of an image, or "" when it does not exist.
+func (d *Docker) ImageID(ctx context.Context, ref string) (string, error) {
+	id, _, err := d.imageID(ctx, ref)
+	return id, err
+}
+
+func (d *Docker) imageID(ctx context.Context, ref string) (string, bool, error) {
+	res, err := d.cli.ImageInspect(ctx, ref)
+	if cerrdefs.IsNotFound(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("inspect image %s: %w", ref, err)
+	}
+	return res.ID, true, nil
+}
+
+// build builds an image from the context writeCtx writes and tags it. The
+// engine reports a failed build inside the JSON stream, not as an error of
+// ImageBuild, so the stream is read to its end and errorDetail checked.
+func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCtx func(*tar.Writer) error) (string, error) {
+	logf, err := openLog(logDir, logName)
+	if err != nil {
+		return "", err
+	}
+	defer logf.Close()
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		err := writeCtx(tw)
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	res, err := d.cli.ImageBuild(ctx, pr, client.ImageBuildOptions{
+		Tags:        []string{tag},
+		Remove:      true,
+		ForceRemove: true,
+		Dockerfile:  "Dockerfile",
+	})
+	if err != nil {
+		pr.CloseWithError(err)
+		return "", fmt.Errorf("build %s: %w", tag, err)
+	}
+	defer res.Body.Close()
+	dec := json.NewDecoder(res.Body)
+	var last []string
+	for {
+		var m jsonstream.Message
+		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			pr.CloseWithError(err)
+			return "", fmt.Errorf("build %s: reading the engine's output: %w (log %s)", tag, err, logf.Name())
+		}
+		if m.Stream != "" {
+			io.WriteString(logf, m.Stream)
+			for _, l := range strings.Split(strings.TrimRight(m.Stream, "\n"), "\n") {
+				if strings.TrimSpace(l) != "" {
+					last = append(last, strings.TrimSpace(l))
+				}
+			}
+			if len(last) > 5 {
+				last = last[len(last)-5:]
+			}
+		}
+		if m.Status != "" {
+			fmt.Fprintln(logf, m.Status)
+		}
+		if m.Error != nil {
+			fmt.Fprintf(logf, "ERROR: %s\n", m.Error.Message)
+			ctxLines := ""
+			if len(last) > 0 {
+				ctxLines = "; last output: " + strings.Join(last, " | ")
+			}
+			return "", fmt.Errorf("build %s: %s%s (log %s)", tag, m.Error.Message, ctxLines, logf.Name())
+		}
+	}
+	id, ok, err := d.imageID(ctx, tag)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("build %s: the engine reported no error but the image does not exist (log %s)", tag, logf.Name())
+	}
+	return id, nil
+}
+
+func dockerfileOnly(df string) func(*tar.Writer) error {
+	return func(tw *tar.Writer) error { return writeFile(tw, "Dockerfile", []byte(df), 0o644) }
+}
+
+func writeFile(tw *tar.Writer, name string, data []byte, mode int64) error {
+	if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(data)), Mode: mode, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
+		return err
+	}
+	_, err := tw.Write(data)
+	return err
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// dockerEnv is a prepared image; every job gets a new container from it.
+type dockerEnv struct {
+	d     *Docker
+	spec  Spec
+	image string
+	info  EnvInfo
+}
+
+func (e *dockerEnv) Info() EnvInfo { return e.info }
+func (e *dockerEnv) Close() error  { return nil }
+
+// Run implements Env. The container has no network, the recipe's CPU,
+// memory (no swap) and pids limits, no capabilities when it runs as a
+// non-root user, and is killed at the job's deadline. It is always
+// removed, with a fresh context, whatever happened.
+func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error) {
+	if err := checkJob(job); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(job.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("job %s: %w", job.Name, err)
+	}
+	r := e.spec.Recipe
+	lim := r.Limits
+	pids := int64(lim.PIDs)
+	hc := &container.HostConfig{
+		NetworkMode: container.NetworkMode(e.d.network),
+		Resources: container.Resources{
+			NanoCPUs:   int64(lim.CPUs * 1e9),
+			Memory:     int64(lim.MemoryMB) << 20,
+			MemorySwap: int64(lim.MemoryMB) << 20,
+			PidsLimit:  &pids,
+		},
+		SecurityOpt: []string{"no-new-privileges"},
+	}
+	user := r.User
+	if !r.Root() {
+		hc.CapDrop = []string{"ALL"}
+	} else {
+		user = "root"
+	}
+	env := append([]string{"LOLBENCH_DIR=" + JobDir, "LOLBENCH_TESTBED=" + recipe.Workdir, "LOLBENCH_ROOT="}, job.Env...)
+	cfg := &container.Config{
+		Image:           e.image,
+		Cmd:             []string{"sh", "-c", `sh "$LOLBENCH_DIR/job.sh" >"$LOLBENCH_DIR/out/console.log" 2>&1`},
+		User:            user,
+		WorkingDir:      recipe.Workdir,
+		Env:             env,
+		NetworkDisabled: e.d.network == "none",
+		Labels:          map[string]string{"org.lolbench.job": job.Name, LabelTask: e.spec.Task},
+	}
+	suffix := make([]byte, 4)
+	rand.Read(suffix)
+	name := "lolbench-" + tagPart(e.spec.Task) + "-" + job.Name + "-" + hex.EncodeToString(suffix)
+	created, err := e.d.cli.ContainerCreate(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: hc, Name: name})
+	if err != nil {
+		return nil, fmt.Errorf("job %s: create container from %s: %w", job.Name, e.image, err)
+	}
+	id := created.ID
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+		defer cancel()
+		if _, rerr := e.d.cli.ContainerRemove(cctx, id, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true}); rerr != nil && !cerrdefs.IsNotFound(rerr) && err == nil {
+			err = fmt.Errorf("job %s: remove container %s: %w", job.Name, name, rerr)
+		}
+	}()
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(jobArchive(pw, job)) }()
+	if _, err := e.d.cli.CopyToContainer(ctx, id, client.CopyToContainerOptions{DestinationPath: "/", Content: pr}); err != nil {
+		pr.CloseWithError(err)
+		return nil, fmt.Errorf("job %s: copy files into the container: %w", job.Name, err)
+	}
+	start := time.Now()
+	if _, err := e.d.cli.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
+		return nil, fmt.Errorf("job %s: start container: %w", job.Name, err)
+	}
+	timeout := job.Timeout
+	if timeout <= 0 {
+		timeout = time.Duration(r.Limits.TimeoutSec)*time.Second + time.Minute
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	wait := e.d.cli.ContainerWait(wctx, id, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	res = &JobResult{}
+	select {
+	case w := <-wait.Result:
+		res.ExitCode = int(w.StatusCode)
+		if w.Error != nil && w.Error.Message != "" {
+			return nil, fmt.Errorf("job %s: container %s: %s", job.Name, name, w.Error.Message)
+		}
+	case werr := <-wait.Error:
+		if ctx.Err() != nil {
+			e.kill(id)
+			return nil, fmt.Errorf("job %s: %w", job.Name, ctx.Err())
+		}
+		if !errors.Is(werr, context.DeadlineExceeded) && wctx.Err() == nil {
+			e.kill(id)
+			return nil, fmt.Errorf("job %s: wait for container %s: %w", job.Name, name, werr)
+		}
+		// The job's deadline: kill it, keep what it wrote.
+		e.kill(id)
+		res.TimedOut, res.ExitCode = true, 137
+	}
+	res.Duration = time.Since(start)
+	cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer ccancel()
+	if err := e.copyOut(cctx, id, JobDir+"/out", job.OutDir, true); err != nil {
+		return nil, fmt.Errorf("job %s: %w", job.Name, err)
+	}
+	for _, c := range job.Collect {
+		if err := e.copyOut(cctx, id, c, job.OutDir, false); err != nil && !cerrdefs.IsNotFound(err) {
+			return nil, fmt.Errorf("job %s: %w", job.Name, err)
+		}
+	}
+	return res, nil
+}
+
+// kill stops a container with a fresh context.
+func (e *dockerEnv) kill(id string) {
+	cctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	defer cancel()
+	e.d.cli.ContainerKill(cctx, id, client.ContainerKillOptions{Signal: "KILL"})
+	w := e.d.cli.ContainerWait(cctx, id, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	select {
+	case <-w.Result:
+	case <-w.Error:
+	}
+}
+
+// copyOut copies a folder of the container into dst: its content when
+// strip is set, else the folder itself under its base name.
+func (e *dockerEnv) copyOut(ctx context.Context, id, src, dst string, strip bool) error {
+	res, err := e.d.cli.CopyFromContainer(ctx, id, client.CopyFromContainerOptions{SourcePath: src})
+	if err != nil {
+		if cerrdefs.IsNotFound(err) {
+			return err
+		}
+		return fmt.Errorf("copy %s out of the container: %w", src, err)
+	}
+	defer res.Content.Close()
+	if strip {
+		return ExtractStrip(res.Content, dst, maxCollectBytes)
+	}
+	return Extract(res.Content, dst, maxCollectBytes)
+}
+
+// jobArchive writes the tar that CopyToContainer unpacks at /: the job
+// folder with its files and an out/ folder, the host folders of Mounts and
+// empty folders for Collect. Folders are world-writable so that a non-root
+// user can write in them whatever its uid.
+func jobArchive(w io.Writer, job Job) error {
+	tw := tar.NewWriter(w)
+	dirs := map[string]bool{}
+	mkdir := func(p string) error {
+		var chain []string
+		for d := strings.TrimPrefix(p, "/"); d != "." && d != "" && !dirs[d]; d = path.Dir(d) {
+			chain = append(chain, d)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			dirs[chain[i]] = true
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: chain[i] + "/", Mode: 0o777, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	jd := strings.TrimPrefix(JobDir, "/")
+	if err := mkdir(JobDir + "/out"); err != nil {
+		return err
+	}
+	if err := writeFile(tw, jd+"/job.sh", []byte(job.Script), 0o755); err != nil {
+		return err
+	}
+	for _, name := range sortedKeys(job.Files) {
+		if err := mkdir(path.Dir(JobDir + "/" + name)); err != nil {
+			return err
+		}
+		if err := writeFile(tw, jd+"/"+name, job.Files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	for _, c := range job.Collect {
+		if err := mkdir(c); err != nil {
+			return err
+		}
+	}
+	for _, dst := range sortedKeys(job.Mounts) {
+		if err := mkdir(dst); err != nil {
+			return err
+		}
+		src := job.Mounts[dst]
+		if _, err := os.Stat(src); err != nil {
+			return fmt.Errorf("job %s: mount %s: %w", job.Name, src, err)
+		}
+		if err := (DirTree{Dir: src}).WriteTar(tw, strings.TrimPrefix(dst, "/")+"/"); err != nil {
+			return fmt.Errorf("job %s: mount %s: %w", job.Name, src, err)
+		}
+	}
+	return tw.Close()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,156 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+)
+
+// Image repositories of the three layers.
+const (
+	BaseRepo = "lolbench/base"
+	EnvRepo  = "lolbench/env"
+	TaskRepo = "lolbench/task"
+)
+
+// Label keys set on every image lolbench builds.
+const (
+	LabelLayer = "org.lolbench.layer"
+	LabelBase  = "org.lolbench.base-commit"
+	LabelTask  = "org.lolbench.task"
+)
+
+// baseDockerfileBody is layer 1 after its FROM line: system packages, the
+// non-root user and the recipe's environment variables.
+func baseDockerfileBody(r recipe.Recipe) string {
+	var b strings.Builder
+	if len(r.Packages) > 0 {
+		pk := append([]string(nil), r.Packages...)
+		sort.Strings(pk)
+		fmt.Fprintf(&b, "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s && rm -rf /var/lib/apt/lists/*\n", strings.Join(pk, " "))
+	}
+	if !r.Root() {
+		// useradd (Debian, Fedora) or adduser (Alpine's busybox).
+		fmt.Fprintf(&b, "RUN id -u %[1]s >/dev/null 2>&1 || useradd -m -s /bin/sh %[1]s || adduser -D -s /bin/sh %[1]s\n", r.User)
+	}
+	keys := make([]string, 0, len(r.Env))
+	for k := range r.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "ENV %s=%s\n", k, dockerQuote(r.Env[k]))
+	}
+	fmt.Fprintf(&b, "LABEL %s=base\n", LabelLayer)
+	return b.String()
+}
+
+// envDockerfileBody is layer 2 after its FROM line: the base tree in
+// /testbed as a one-commit repository, and the install commands run there
+// as the recipe's user.
+func envDockerfileBody(r recipe.Recipe, base string) string {
+	var b strings.Builder
+	chown := ""
+	if !r.Root() {
+		chown = fmt.Sprintf("--chown=%s:%s ", r.User, r.User)
+	}
+	fmt.Fprintf(&b, "COPY %srepo/ %s/\n", chown, recipe.Workdir)
+	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
+	if !r.Root() {
+		fmt.Fprintf(&b, "USER %s\n", r.User)
+	}
+	fmt.Fprintf(&b, "RUN %s\n", SnapshotScript())
+	for _, c := range r.Install {
+		// Each command is one RUN in sh -c, so a multi-line command keeps
+		// its meaning and a failure names its step in the build log.
+		fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(c))
+	}
+	fmt.Fprintf(&b, "LABEL %s=env %s=%s\n", LabelLayer, LabelBase, base)
+	return b.String()
+}
+
+// taskDockerfileBody is layer 3 after its FROM line: labels only, so a
+// second task of the same repository and base commit costs nothing.
+func taskDockerfileBody(task string) string {
+	return fmt.Sprintf("LABEL %s=task %s=%s\n", LabelLayer, LabelTask, dockerQuote(task))
+}
+
+// HarborDockerfile is the three layers in one self-contained Dockerfile,
+// built from a context holding repo/ (the base tree). Its instructions are
+// those of the layered images in the same order, so on an engine that has
+// built the layers the classic builder's cache serves every step.
+func HarborDockerfile(r recipe.Recipe, base, task string) string {
+	return "# Built by lolbench: the repository at the PR's base commit, in " + recipe.Workdir + ",\n" +
+		"# with its dependencies installed. No network is needed once it is built.\n" +
+		"FROM " + r.Image + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base) + taskDockerfileBody(task)
+}
+
+// Image names. Layer 1 is keyed by what it is built from; layer 2 by the
+// project, the base commit, the tree and the recipe; layer 3 by the task.
+func baseImageName(r recipe.Recipe) string {
+	return BaseRepo + ":" + hash12("FROM "+r.Image+"\n"+baseDockerfileBody(r))
+}
+
+func envImageName(spec Spec) string {
+	key := baseImageName(spec.Recipe) + "\n" + envDockerfileBody(spec.Recipe, spec.Base) + "\n" + spec.Tree.Key()
+	b := spec.Base
+	if len(b) > 12 {
+		b = b[:12]
+	}
+	return EnvRepo + ":" + tagPart(spec.Project) + "-" + tagPart(b) + "-" + hash12(key)
+}
+
+func taskImageName(spec Spec) string {
+	return TaskRepo + ":" + tagPart(spec.Task)
+}
+
+func hash12(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])[:12]
+}
+
+var tagBad = regexp.MustCompile(`[^a-z0-9_.-]+`)
+
+// tagPart makes s usable in an image tag: lower case, [a-z0-9_.-], at most
+// 48 characters, never empty or starting with . or -.
+func tagPart(s string) string {
+	t := tagBad.ReplaceAllString(strings.ToLower(s), "-")
+	t = strings.TrimLeft(t, ".-")
+	if len(t) > 48 {
+		t = t[:40] + "-" + hash12(s)[:7]
+	}
+	if t == "" {
+		t = "x" + hash12(s)[:7]
+	}
+	return t
+}
+
+// dockerQuote quotes a value for ENV and LABEL lines, where the builder
+// processes backslashes and expands variables. Line breaks never reach
+// here: recipe.Validate refuses them in values.
+func dockerQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, "\n", " ", "\r", " ")
+	return `"` + r.Replace(s) + `"`
+}
+
+// jsonString is s as a JSON string, for the exec form of RUN.
+func jsonString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// EnvKey names a repository's environment independently of the executor:
+// the base commit and a hash of what layers 1 and 2 are built from. Tasks
+// with the same key share layer 2 (it is the SWE-bench export's version).
+func EnvKey(r recipe.Recipe, base string) string {
+	return short(base) + "-" + hash12("FROM "+r.Image+"\n"+baseDockerfileBody(r)+envDockerfileBody(r, base))[:8]
+}

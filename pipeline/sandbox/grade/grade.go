@@ -1,0 +1,248 @@
+// Package grade scores one test run of a task against its fail-to-pass and
+// pass-to-pass lists (paper §3.3): the verifier of every Harbor task
+// (lolbench-grade, run by tests/test.sh) and `lolbench verify` both use it.
+//
+// The reward is 1 only when every F2P and every P2P test passed, judged by
+// the log and the exit status together (results.Judge): a log that reports
+// no failure while the test command exited non-zero is not a pass.
+package grade
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+// Config is what a verifier knows of its task; tests/config.json.
+type Config struct {
+	Task       string   `json:"task"`
+	Format     string   `json:"format"`
+	FailToPass []string `json:"FAIL_TO_PASS"`
+	PassToPass []string `json:"PASS_TO_PASS"`
+	// Sections maps an F2P test to the EP sections it checks, when the
+	// mapping tells (rank and augment refine it).
+	Sections map[string][]string `json:"f2p_sections,omitempty"`
+}
+
+// Test is one listed test's outcome.
+type Test struct {
+	Name   string         `json:"name"`
+	List   string         `json:"list"`   // "FAIL_TO_PASS" or "PASS_TO_PASS"
+	Status results.Status `json:"status"` // "" when the run did not report it
+	Passed bool           `json:"passed"`
+}
+
+// Grade is the verdict on one run.
+type Grade struct {
+	Task              string `json:"task,omitempty"`
+	Reward            int    `json:"reward"`
+	F2PPassed         int    `json:"f2p_passed"`
+	F2PTotal          int    `json:"f2p_total"`
+	P2PPassed         int    `json:"p2p_passed"`
+	P2PTotal          int    `json:"p2p_total"`
+	SectionsCompleted int    `json:"sections_completed"`
+	SectionsTotal     int    `json:"sections_total"`
+	// Run is the judged run's status and, when the log was not taken at
+	// its word, why.
+	Run    results.Status `json:"run"`
+	Reason string         `json:"reason,omitempty"`
+	Exit   results.Exit   `json:"exit"`
+	// Error is set when the tests could not run at all (the test patch did
+	// not apply).
+	Error string `json:"error,omitempty"`
+	Tests []Test `json:"tests"`
+}
+
+// ExitOf turns a test command's exit status, as the verifier script saw
+// it, into results.Exit: 124 is `timeout`'s "timed out", 128+N a signal.
+func ExitOf(code int) results.Exit {
+	e := results.Exit{Code: code}
+	switch {
+	case code == 124:
+		e.TimedOut = true
+	case code > 128 && code < 160:
+		e.Killed = true
+	}
+	return e
+}
+
+// Score grades a run's parsed results. parseErr, when set, is an error the
+// parser returned: what it read is kept but no pass is trusted.
+func Score(cfg Config, res []results.Result, exit results.Exit, parseErr error) Grade {
+	v := Judge(res, exit, parseErr)
+	g := Grade{Task: cfg.Task, Run: v.Status, Reason: v.Reason, Exit: exit}
+	st := map[string]results.Status{}
+	for _, r := range v.Results {
+		st[r.Name] = r.Status
+	}
+	passed := map[string]bool{}
+	add := func(list string, names []string, n *int) {
+		for _, name := range names {
+			s := st[name]
+			ok := s == results.Passed
+			passed[name] = ok
+			if ok {
+				*n++
+			}
+			g.Tests = append(g.Tests, Test{Name: name, List: list, Status: s, Passed: ok})
+		}
+	}
+	add("FAIL_TO_PASS", cfg.FailToPass, &g.F2PPassed)
+	add("PASS_TO_PASS", cfg.PassToPass, &g.P2PPassed)
+	g.F2PTotal, g.P2PTotal = len(cfg.FailToPass), len(cfg.PassToPass)
+	if g.F2PTotal > 0 && g.F2PPassed == g.F2PTotal && g.P2PPassed == g.P2PTotal {
+		g.Reward = 1
+	}
+	// A section is completed when every F2P test mapped to it passed.
+	secTests := map[string][]string{}
+	for _, t := range cfg.FailToPass {
+		for _, s := range cfg.Sections[t] {
+			secTests[s] = append(secTests[s], t)
+		}
+	}
+	g.SectionsTotal = len(secTests)
+	for _, ts := range secTests {
+		all := true
+		for _, t := range ts {
+			all = all && passed[t]
+		}
+		if all {
+			g.SectionsCompleted++
+		}
+	}
+	return g
+}
+
+// Judge is results.Judge, and when the parser returned an error, no pass
+// is trusted: the run is an error and its passes become errors.
+func Judge(res []results.Result, exit results.Exit, parseErr error) results.Verdict {
+	v := results.Judge(res, exit)
+	if parseErr != nil {
+		for i := range v.Results {
+			if v.Results[i].Status == results.Passed {
+				v.Results[i].Status = results.Error
+				v.Downgraded++
+			}
+		}
+		v.Status = results.Error
+		if v.Reason != "" {
+			v.Reason += "; "
+		}
+		v.Reason += "results not readable: " + parseErr.Error()
+	}
+	return v
+}
+
+// Failed is the grade of a run that could not happen: reward 0, every
+// listed test unreported.
+func Failed(cfg Config, why string) Grade {
+	g := Score(cfg, nil, results.Exit{Code: 1}, nil)
+	g.Error, g.Run, g.Reason = why, results.Error, ""
+	return g
+}
+
+// Reward is reward.json: flat numeric fields only, as Harbor reads them.
+type Reward struct {
+	Reward            int `json:"reward"`
+	F2PPassed         int `json:"f2p_passed"`
+	F2PTotal          int `json:"f2p_total"`
+	P2PPassed         int `json:"p2p_passed"`
+	P2PTotal          int `json:"p2p_total"`
+	SectionsCompleted int `json:"sections_completed"`
+	SectionsTotal     int `json:"sections_total"`
+}
+
+// RewardFields returns the reward.json fields of g.
+func (g Grade) RewardFields() Reward {
+	return Reward{g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal}
+}
+
+// Files of the verifier's output folder (/logs/verifier).
+const (
+	RewardTxt  = "reward.txt"
+	RewardJSON = "reward.json"
+	GradeJSON  = "grade.json"
+)
+
+// Write writes reward.txt ("1" or "0"), reward.json and grade.json (the
+// per-test detail) into dir.
+func Write(dir string, g Grade) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("verifier output: %w", err)
+	}
+	if err := workspace.WriteFile(filepath.Join(dir, RewardTxt), []byte(fmt.Sprintf("%d\n", g.Reward)), 0o644); err != nil {
+		return err
+	}
+	if err := workspace.WriteJSON(filepath.Join(dir, RewardJSON), g.RewardFields()); err != nil {
+		return err
+	}
+	return workspace.WriteJSON(filepath.Join(dir, GradeJSON), g)
+}
+
+// Read reads grade.json from a verifier output folder, checked against
+// reward.txt.
+func Read(dir string) (*Grade, error) {
+	var g Grade
+	if err := readJSON(filepath.Join(dir, GradeJSON), &g); err != nil {
+		return nil, err
+	}
+	txt, err := os.ReadFile(filepath.Join(dir, RewardTxt))
+	if err != nil {
+		return nil, fmt.Errorf("verifier output: %w", err)
+	}
+	if strings.TrimSpace(string(txt)) != fmt.Sprint(g.Reward) {
+		return nil, fmt.Errorf("verifier output %s: reward.txt says %q, grade.json %d", dir, strings.TrimSpace(string(txt)), g.Reward)
+	}
+	return &g, nil
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("verifier output: %w", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("verifier output %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadResults parses a run's results: the files of resDir when it holds
+// any (a report glob), else the log, in the given format. Files are read in
+// name order and merged (worst status wins).
+func ReadResults(format, logPath, resDir string) ([]results.Result, error) {
+	var files []string
+	if resDir != "" {
+		entries, _ := os.ReadDir(resDir)
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				files = append(files, filepath.Join(resDir, e.Name()))
+			}
+		}
+		sort.Strings(files)
+		if len(files) == 0 {
+			if _, err := results.Lookup(format); err != nil {
+				return nil, err
+			}
+			return nil, nil
+		}
+	} else {
+		files = []string{logPath}
+	}
+	var lists [][]results.Result
+	var firstErr error
+	for _, f := range files {
+		res, err := results.ParseFile(format, f)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		lists = append(lists, res)
+	}
+	return results.Merge(lists...), firstErr
+}

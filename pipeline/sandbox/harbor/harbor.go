@@ -1,0 +1,432 @@
+// Package harbor writes and verifies benchmark tasks in Harbor's format
+// (harborframework.com), the format the LoLBench authors evaluated in
+// (paper §3.3 and §4):
+//
+//	task.toml                 name, metadata, timeouts, resources, no network
+//	instruction.md            a short preamble, then the EP text
+//	environment/Dockerfile    the repository at the PR's base commit, built
+//	environment/repo/         the base tree (the Dockerfile's build context)
+//	solution/solve.sh         applies the reference solution
+//	tests/test.sh             the verifier: test patch, F2P/P2P lists, run, grade
+//	tests/lolbench-grade      the result parser (static linux binary)
+//	README.md                 for reviewers
+//
+// The agent sees instruction.md and the environment; Harbor copies tests/
+// into the container (at /tests) only to verify, and runs tests/test.sh,
+// which writes /logs/verifier/reward.txt and reward.json.
+package harbor
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+)
+
+// Org is the organisation part of every task name ("lolbench/<id>").
+const Org = "lolbench"
+
+// Task is everything a Harbor task is written from.
+type Task struct {
+	// ID is the candidate id; the task is named Org/ID.
+	ID         string
+	Project    string
+	Repo       string // owner/name
+	Language   string
+	Domain     string
+	EPID       string
+	EPTitle    string
+	PRNumber   int
+	PRURL      string
+	BaseCommit string
+	// EP is the proposal's text and EPFormat its format ("md" or "rst").
+	EP       []byte
+	EPFormat string
+	// Recipe, with defaults applied.
+	Recipe recipe.Recipe
+	// Tree is the repository at BaseCommit.
+	Tree sandbox.Tree
+	// TestPatch and Solution split the PR; TestPaths are the paths the
+	// test patch touches (restored from the base commit before it is
+	// applied, whatever the agent left there).
+	TestPatch, Solution []byte
+	TestPaths           []string
+	Selection           []string
+	FailToPass          []string
+	PassToPass          []string
+	// Sections maps F2P tests to EP sections, when known.
+	Sections map[string][]string
+	// Report is the validation that produced the lists (README).
+	Report *sandbox.Report
+	// Grader is the lolbench-grade binary to copy into tests/.
+	Grader string
+}
+
+// Config is the verifier's configuration, embedded in tests/test.sh.
+type Config struct {
+	grade.Config
+	BaseCommit string        `json:"base_commit"`
+	Recipe     recipe.Recipe `json:"recipe"`
+	Selection  []string      `json:"selection"`
+	TestPaths  []string      `json:"test_paths"`
+}
+
+// File names of a task folder.
+const (
+	TaskToml    = "task.toml"
+	Instruction = "instruction.md"
+	Dockerfile  = "environment/Dockerfile"
+	RepoDir     = "environment/repo"
+	SolveSh     = "solution/solve.sh"
+	TestSh      = "tests/test.sh"
+	GraderBin   = "tests/lolbench-grade"
+	Readme      = "README.md"
+)
+
+// Files lists the files every task folder has (RepoDir is a folder).
+var Files = []string{TaskToml, Instruction, Dockerfile, SolveSh, TestSh, GraderBin, Readme}
+
+// TaskToml is task.toml's shape.
+type taskToml struct {
+	Version     string      `toml:"version"`
+	Task        tomlTask    `toml:"task"`
+	Metadata    tomlMeta    `toml:"metadata"`
+	Verifier    tomlTimeout `toml:"verifier"`
+	Agent       tomlTimeout `toml:"agent"`
+	Environment tomlEnv     `toml:"environment"`
+}
+
+type tomlTask struct {
+	Name string `toml:"name"`
+}
+
+type tomlMeta struct {
+	Project    string   `toml:"project"`
+	Repo       string   `toml:"repo"`
+	Language   string   `toml:"language"`
+	Domain     string   `toml:"domain"`
+	EPID       string   `toml:"ep_id"`
+	EPTitle    string   `toml:"ep_title"`
+	PRNumber   int      `toml:"pr_number"`
+	BaseCommit string   `toml:"base_commit"`
+	F2PCount   int      `toml:"f2p_count"`
+	P2PCount   int      `toml:"p2p_count"`
+	Category   string   `toml:"category"`
+	Tags       []string `toml:"tags"`
+}
+
+type tomlTimeout struct {
+	TimeoutSec float64 `toml:"timeout_sec"`
+}
+
+type tomlEnv struct {
+	BuildTimeoutSec float64 `toml:"build_timeout_sec"`
+	CPUs            float64 `toml:"cpus"`
+	MemoryMB        int     `toml:"memory_mb"`
+	StorageMB       int     `toml:"storage_mb"`
+	NetworkMode     string  `toml:"network_mode"`
+}
+
+// Name is the task's Harbor name.
+func (t *Task) Name() string { return Org + "/" + t.ID }
+
+// Write writes the task folder at dir, replacing what is there. It is
+// written beside dir and renamed into place, so dir is never half-written.
+func Write(dir string, t *Task) error {
+	if err := check(t); err != nil {
+		return fmt.Errorf("harbor task %s: %w", t.ID, err)
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, ".harbor-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := write(tmp, t); err != nil {
+		return fmt.Errorf("harbor task %s: %w", t.ID, err)
+	}
+	old := tmp + ".old"
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+func check(t *Task) error {
+	switch {
+	case t.ID == "":
+		return errors.New("no id")
+	case len(t.FailToPass) == 0:
+		return errors.New("no FAIL_TO_PASS test")
+	case len(t.TestPatch) == 0 || len(t.Solution) == 0:
+		return errors.New("empty test patch or solution")
+	case t.Tree == nil:
+		return errors.New("no repository tree")
+	case t.Grader == "":
+		return errors.New("no lolbench-grade binary")
+	}
+	return nil
+}
+
+func write(dir string, t *Task) error {
+	r := t.Recipe
+	put := func(name string, data []byte, mode os.FileMode) error {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, data, mode)
+	}
+	tt := taskToml{
+		Version: "1.0",
+		Task:    tomlTask{Name: t.Name()},
+		Metadata: tomlMeta{Project: t.Project, Repo: t.Repo, Language: t.Language, Domain: t.Domain,
+			EPID: t.EPID, EPTitle: t.EPTitle, PRNumber: t.PRNumber, BaseCommit: t.BaseCommit,
+			F2PCount: len(t.FailToPass), P2PCount: len(t.PassToPass), Category: "programming",
+			Tags: []string{"lolbench", "long-horizon", strings.ToLower(t.Language)}},
+		// The verifier runs the tests once; the margin covers applying
+		// the test patch and grading.
+		Verifier: tomlTimeout{TimeoutSec: float64(r.Limits.TimeoutSec + 120)},
+		Agent:    tomlTimeout{TimeoutSec: float64(r.Limits.AgentTimeoutSec)},
+		Environment: tomlEnv{BuildTimeoutSec: 3600, CPUs: r.Limits.CPUs, MemoryMB: r.Limits.MemoryMB,
+			StorageMB: r.Limits.StorageMB, NetworkMode: "no-network"},
+	}
+	tomlData, err := toml.Marshal(tt)
+	if err != nil {
+		return err
+	}
+	tomlData = append([]byte("# Harbor task written by lolbench; see README.md.\n"), tomlData...)
+	if err := put(TaskToml, tomlData, 0o644); err != nil {
+		return err
+	}
+	if err := put(Instruction, instruction(t), 0o644); err != nil {
+		return err
+	}
+	if err := put(Dockerfile, []byte(sandbox.HarborDockerfile(r, t.BaseCommit, t.ID)), 0o644); err != nil {
+		return err
+	}
+	if err := writeTree(filepath.Join(dir, filepath.FromSlash(RepoDir)), t.Tree); err != nil {
+		return err
+	}
+	if err := put(SolveSh, solveScript(t), 0o755); err != nil {
+		return err
+	}
+	cfg := Config{
+		Config:     grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections},
+		BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
+	}
+	ts, err := testScript(t, cfg)
+	if err != nil {
+		return err
+	}
+	if err := put(TestSh, ts, 0o755); err != nil {
+		return err
+	}
+	bin, err := os.ReadFile(t.Grader)
+	if err != nil {
+		return fmt.Errorf("grader: %w", err)
+	}
+	if err := put(GraderBin, bin, 0o755); err != nil {
+		return err
+	}
+	return put(Readme, readme(t), 0o644)
+}
+
+// instruction is the preamble, in our own words, then the EP as written.
+func instruction(t *Task) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Implement %s: %s\n\n", t.EPID, t.EPTitle)
+	fmt.Fprintf(&b, "The repository of %s is checked out in `%s`, at the commit just before this proposal was implemented. ", t.Project, recipe.Workdir)
+	b.WriteString("Your job is to implement the enhancement proposal below in that repository, the way its maintainers would: change the code in place; there is nothing to submit, the state of the repository when you stop is your solution.\n\n")
+	b.WriteString("- The proposal is the whole specification. Follow what it says about names, formats, errors and behaviour exactly; hidden tests check it.\n")
+	b.WriteString("- Tests are optional and separate. You may write and run your own, but they do not count: after you stop, the project's test files that check the proposal are put in place (replacing any file of the same path) and run.\n")
+	b.WriteString("- There is no network. Everything the project needs to build and run its tests is installed already; you cannot download packages.\n")
+	b.WriteString("- Keep the existing behaviour working: tests that pass now must still pass.\n\n")
+	b.WriteString("---\n\n")
+	ep := t.EP
+	if t.EPFormat == "rst" {
+		fence := "```"
+		for bytes.Contains(ep, []byte(fence)) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "%srst\n%s", fence, ep)
+		if !bytes.HasSuffix(ep, []byte("\n")) {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fence + "\n")
+	} else {
+		b.Write(ep)
+		if !bytes.HasSuffix(ep, []byte("\n")) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// heredoc returns a delimiter that no line of data equals.
+func heredoc(name string, data []byte) string {
+	d := "LOLBENCH_" + name
+	for i := 0; ; i++ {
+		cand := d
+		if i > 0 {
+			h := sha256.Sum256(append(data, byte(i)))
+			cand = d + "_" + hex.EncodeToString(h[:4])
+		}
+		if !bytes.Contains([]byte("\n"+string(data)+"\n"), []byte("\n"+cand+"\n")) {
+			return cand
+		}
+	}
+}
+
+func embed(b *bytes.Buffer, target, name string, data []byte) {
+	d := heredoc(name, data)
+	fmt.Fprintf(b, "cat >%s <<'%s'\n", target, d)
+	b.Write(data)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	b.WriteString(d + "\n")
+}
+
+func solveScript(t *Task) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "#!/bin/sh\n# Reference solution of %s: the non-test part of PR #%d, applied to the\n# repository. Harbor's oracle agent runs it; lolbench build checked that it\n# makes every FAIL_TO_PASS test pass.\nset -eu\n", t.Name(), t.PRNumber)
+	b.WriteString("cd \"${LOLBENCH_TESTBED:-" + recipe.Workdir + "}\"\n")
+	b.WriteString("patch=$(mktemp)\n")
+	embed(&b, `"$patch"`, "SOLUTION", t.Solution)
+	b.WriteString("git apply --whitespace=nowarn \"$patch\"\nrm -f \"$patch\"\n")
+	return b.Bytes()
+}
+
+// ConfigMarker is the heredoc delimiter of the configuration in test.sh.
+const configMarker = "LOLBENCH_CONFIG"
+
+func testScript(t *Task, cfg Config) ([]byte, error) {
+	cj, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Contains(cj, []byte("\n"+configMarker+"\n")) {
+		return nil, errors.New("configuration holds the heredoc marker")
+	}
+	r := t.Recipe
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `#!/bin/sh
+# Verifier of %s (written by lolbench). Harbor copies tests/ into the
+# container and runs this script once the agent has stopped. It puts the
+# PR's test files in place (test patch below, over whatever the agent left at
+# their paths), runs the tests once with a wall-clock limit, and grades the
+# run against the FAIL_TO_PASS and PASS_TO_PASS lists (in the configuration
+# below) with lolbench-grade, which writes reward.txt (1 only when every
+# listed test passed) and reward.json.
+set -u
+T=$(cd "$(dirname "$0")" && pwd)
+TESTBED=${LOLBENCH_TESTBED:-%s}
+OUT=${LOLBENCH_VERIFIER_DIR:-/logs/verifier}
+GRADER=${LOLBENCH_GRADER:-$T/lolbench-grade}
+mkdir -p "$OUT"
+W=$(mktemp -d)
+`, t.Name(), recipe.Workdir)
+	fmt.Fprintf(&b, "cat >\"$W/config.json\" <<'%s'\n%s\n%s\n", configMarker, cj, configMarker)
+	embed(&b, `"$W/test.patch"`, "TEST_PATCH", t.TestPatch)
+	b.WriteString(`grade() { "$GRADER" -config "$W/config.json" -out "$OUT" "$@"; }
+cd "$TESTBED" || { grade -error "no repository at $TESTBED"; exit 0; }
+`)
+	paths := append([]string(nil), t.TestPaths...)
+	sort.Strings(paths)
+	if len(paths) > 0 {
+		b.WriteString("# The PR's test files, as they were at the base commit (or absent).\nfor f in")
+		for _, p := range paths {
+			b.WriteString(" " + sandbox.Quote(p))
+		}
+		fmt.Fprintf(&b, "; do\n\tif git cat-file -e \"%[1]s:$f\" 2>/dev/null; then git checkout -q %[1]s -- \"$f\"; else rm -f -- \"$f\"; fi\ndone\n", sandbox.BaseTag)
+	}
+	b.WriteString(`if ! git apply --whitespace=nowarn "$W/test.patch" 2>"$OUT/apply-test.err"; then
+	grade -error "the test patch does not apply: $(head -n 1 "$OUT/apply-test.err")"
+	exit 0
+fi
+log="$OUT/test-output.log"
+exitfile="$W/exit"
+resdir="$OUT/results"
+`)
+	b.WriteString(sandbox.RunOnceScript(r, t.Selection))
+	if r.Test.Results != "" {
+		b.WriteString("grade -exit \"$(cat \"$exitfile\")\" -log \"$log\" -results \"$resdir\"\n")
+	} else {
+		b.WriteString("grade -exit \"$(cat \"$exitfile\")\" -log \"$log\"\n")
+	}
+	b.WriteString("rm -rf \"$W\"\nexit 0\n")
+	return b.Bytes(), nil
+}
+
+// LoadConfig reads the verifier configuration embedded in a task's
+// tests/test.sh.
+func LoadConfig(dir string) (*Config, error) {
+	p := filepath.Join(dir, filepath.FromSlash(TestSh))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("harbor task: %w", err)
+	}
+	start := []byte("<<'" + configMarker + "'\n")
+	i := bytes.Index(data, start)
+	if i < 0 {
+		return nil, fmt.Errorf("%s: no embedded configuration (not written by lolbench?)", p)
+	}
+	rest := data[i+len(start):]
+	j := bytes.Index(rest, []byte("\n"+configMarker+"\n"))
+	if j < 0 {
+		return nil, fmt.Errorf("%s: configuration not terminated", p)
+	}
+	var cfg Config
+	dec := json.NewDecoder(bytes.NewReader(rest[:j]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("%s: configuration: %w", p, err)
+	}
+	if err := cfg.Recipe.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: configuration: recipe: %w", p, err)
+	}
+	cfg.Recipe = cfg.Recipe.Defaults()
+	return &cfg, nil
+}
+
+// ReadToml reads a task's task.toml (for checks and export).
+func ReadToml(dir string) (map[string]any, error) {
+	data, err := os.ReadFile(filepath.Join(dir, TaskToml))
+	if err != nil {
+		return nil, fmt.Errorf("harbor task: %w", err)
+	}
+	var m map[string]any
+	if err := toml.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, TaskToml), err)
+	}
+	return m, nil
+}
+
+func writeTree(dir string, tree sandbox.Tree) error {
+	pr, pw := ioPipe()
+	go func() { pw.CloseWithError(writeTar(pw, tree)) }()
+	if err := sandbox.Extract(pr, dir, 1<<40); err != nil {
+		pr.CloseWithError(err)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,275 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/lolbench/lolbench/pipeline/diff"
+)
+
+// Tree is a repository's files at the base commit.
+type Tree interface {
+	// WriteTar writes the files into tw below prefix ("repo/"), with
+	// fixed times and owners so that equal trees give equal archives.
+	WriteTar(tw *tar.Writer, prefix string) error
+	// Key identifies the content ("git:<sha>"), for image names.
+	Key() string
+}
+
+// tarEpoch is the time of every archive entry: image layers then depend
+// on content only.
+var tarEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// GitTree is the tree of a commit of a local repository, read with go-git
+// exactly as committed: no .gitattributes export rules, no work tree.
+// Submodules are left out (their commits are not in the repository).
+type GitTree struct {
+	Repo *diff.Repo
+	// Commit is a 40-hex SHA.
+	Commit string
+}
+
+// Key implements Tree.
+func (g GitTree) Key() string { return "git:" + g.Commit }
+
+// WriteTar implements Tree.
+func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
+	c, err := g.Repo.Git().CommitObject(plumbing.NewHash(g.Commit))
+	if err != nil {
+		return fmt.Errorf("tree of %s: %w", g.Commit, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return fmt.Errorf("tree of %s: %w", g.Commit, err)
+	}
+	dirs := map[string]bool{}
+	var mkdirs func(d string) error
+	mkdirs = func(d string) error {
+		if d == "." || d == "" || dirs[d] {
+			return nil
+		}
+		if err := mkdirs(path.Dir(d)); err != nil {
+			return err
+		}
+		dirs[d] = true
+		return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: prefix + d + "/", Mode: 0o755, ModTime: tarEpoch, Format: tar.FormatPAX})
+	}
+	walker := object.NewTreeWalker(tree, true, nil)
+	defer walker.Close()
+	for {
+		name, entry, err := walker.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("tree of %s: %w", g.Commit, err)
+		}
+		switch entry.Mode {
+		case filemode.Dir, filemode.Submodule:
+			continue
+		}
+		if err := mkdirs(path.Dir(name)); err != nil {
+			return err
+		}
+		blob, err := g.Repo.Git().BlobObject(entry.Hash)
+		if err != nil {
+			return fmt.Errorf("tree of %s: %s: %w", g.Commit, name, err)
+		}
+		hdr := &tar.Header{Name: prefix + name, Mode: 0o644, ModTime: tarEpoch, Format: tar.FormatPAX}
+		r, err := blob.Reader()
+		if err != nil {
+			return fmt.Errorf("tree of %s: %s: %w", g.Commit, name, err)
+		}
+		switch entry.Mode {
+		case filemode.Symlink:
+			target, err := io.ReadAll(io.LimitReader(r, 4096))
+			r.Close()
+			if err != nil {
+				return fmt.Errorf("tree of %s: %s: %w", g.Commit, name, err)
+			}
+			hdr.Typeflag, hdr.Linkname, hdr.Mode = tar.TypeSymlink, string(target), 0o777
+			if err := tw.WriteHeader(hdr); err != nil {
+				return err
+			}
+			continue
+		case filemode.Executable:
+			hdr.Mode = 0o755
+		}
+		hdr.Typeflag, hdr.Size = tar.TypeReg, blob.Size
+		if err := tw.WriteHeader(hdr); err != nil {
+			r.Close()
+			return err
+		}
+		_, err = io.Copy(tw, r)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("tree of %s: %s: %w", g.Commit, name, err)
+		}
+	}
+}
+
+// DirTree is a folder on disk, such as a Harbor task's environment/repo/.
+// Symbolic links are kept as links; other special files are refused.
+type DirTree struct {
+	Dir string
+	// ID is what Key returns ("harbor:<task>").
+	ID string
+}
+
+// Key implements Tree.
+func (d DirTree) Key() string { return d.ID }
+
+// WriteTar implements Tree.
+func (d DirTree) WriteTar(tw *tar.Writer, prefix string) error {
+	return filepath.WalkDir(d.Dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(d.Dir, p)
+		if err != nil || rel == "." {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		info, err := de.Info()
+		if err != nil {
+			return err
+		}
+		hdr := &tar.Header{Name: prefix + rel, ModTime: tarEpoch, Format: tar.FormatPAX}
+		switch {
+		case de.IsDir():
+			hdr.Typeflag, hdr.Name, hdr.Mode = tar.TypeDir, hdr.Name+"/", 0o755
+			return tw.WriteHeader(hdr)
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			hdr.Typeflag, hdr.Linkname, hdr.Mode = tar.TypeSymlink, target, 0o777
+			return tw.WriteHeader(hdr)
+		case info.Mode().IsRegular():
+			hdr.Typeflag, hdr.Size, hdr.Mode = tar.TypeReg, info.Size(), 0o644
+			if info.Mode()&0o111 != 0 {
+				hdr.Mode = 0o755
+			}
+			if err := tw.WriteHeader(hdr); err != nil {
+				return err
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = io.CopyN(tw, f, info.Size())
+			return err
+		}
+		return fmt.Errorf("%s: not a file, folder or symbolic link", p)
+	})
+}
+
+// Extract writes the tar stream r into dir. Names are cleaned so that no
+// entry leaves dir, and nothing is written through a symbolic link (links
+// are recreated as links, never followed). maxBytes caps the total size.
+func Extract(r io.Reader, dir string, maxBytes int64) error {
+	return extract(r, dir, maxBytes, false)
+}
+
+// ExtractStrip is Extract without the first element of every name: the
+// content of the folder an archive of one folder holds.
+func ExtractStrip(r io.Reader, dir string, maxBytes int64) error {
+	return extract(r, dir, maxBytes, true)
+}
+
+func extract(r io.Reader, dir string, maxBytes int64, strip bool) error {
+	tr := tar.NewReader(r)
+	var total int64
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("extract: %w", err)
+		}
+		name := strings.TrimPrefix(path.Clean("/"+hdr.Name), "/")
+		if strip {
+			_, name, _ = strings.Cut(name, "/")
+		}
+		if name == "" {
+			continue
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := noSymlinkParents(dir, filepath.Dir(dst)); err != nil {
+			return fmt.Errorf("extract %s: %w", hdr.Name, err)
+		}
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(dst, 0o755); err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+		case tar.TypeReg:
+			total += hdr.Size
+			if total > maxBytes {
+				return fmt.Errorf("extract: more than %d bytes", maxBytes)
+			}
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+			os.Remove(dst)
+			f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_EXCL, fs.FileMode(hdr.Mode)&0o755|0o600)
+			if err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+			_, err = io.CopyN(f, tr, hdr.Size)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return fmt.Errorf("extract %s: %w", hdr.Name, err)
+			}
+		case tar.TypeSymlink:
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+			os.Remove(dst)
+			if err := os.Symlink(hdr.Linkname, dst); err != nil {
+				return fmt.Errorf("extract: %w", err)
+			}
+		}
+	}
+}
+
+// noSymlinkParents fails when a folder between root and d is a symbolic
+// link: writing through it could leave root.
+func noSymlinkParents(root, d string) error {
+	rel, err := filepath.Rel(root, d)
+	if err != nil || rel == "." {
+		return err
+	}
+	cur := root
+	for _, el := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, el)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symbolic link", cur)
+		}
+	}
+	return nil
+}

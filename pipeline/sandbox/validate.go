@@ -1,0 +1,239 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+)
+
+// Plan is the test plan of one task.
+type Plan struct {
+	// Recipe, with defaults applied.
+	Recipe recipe.Recipe
+	// Selection is the test selection (Selection).
+	Selection []string
+	// TestPatch adds and changes the PR's tests; Solution is the rest of
+	// the PR, the reference solution.
+	TestPatch, Solution []byte
+}
+
+// Run is one run of the tests.
+type Run struct {
+	N    int          `json:"n"`
+	Exit results.Exit `json:"exit"`
+	// Status and Reason are results.Judge's verdict.
+	Status results.Status `json:"status"`
+	Reason string         `json:"reason,omitempty"`
+	// Counts are the judged results per status.
+	Counts map[results.Status]int `json:"counts"`
+	// Log is the run's output, relative to the report's folder.
+	Log string `json:"log"`
+	// Results are the judged per-test statuses (not in the JSON report:
+	// the lists carry what matters, the logs the rest).
+	Results []results.Result `json:"-"`
+}
+
+// Side is one side of a plan, run Runs times in one sandbox.
+type Side struct {
+	Name string `json:"name"` // "before" or "after"
+	// ApplyError is set when a patch did not apply; then nothing ran.
+	ApplyError string        `json:"apply_error,omitempty"`
+	Runs       []Run         `json:"runs"`
+	Duration   time.Duration `json:"duration_ns"`
+	TimedOut   bool          `json:"timed_out,omitempty"`
+}
+
+// Report is the outcome of a plan: the F2P and P2P lists and how they came
+// about. Rejected is set when the task is not kept, with the reason.
+type Report struct {
+	Env       EnvInfo  `json:"env"`
+	Runs      int      `json:"runs"`
+	Command   string   `json:"command"`
+	Selection []string `json:"selection"`
+	Before    Side     `json:"before"`
+	After     Side     `json:"after"`
+	Classification
+	Rejected string `json:"rejected,omitempty"`
+}
+
+// Side names.
+const (
+	Before = "before"
+	After  = "after"
+)
+
+// Validate runs a plan in env: the before side (test patch only) and the
+// after side (test patch and reference solution), each Runs times in one
+// sandbox, and classifies the tests. Logs go to logDir/before and
+// logDir/after. A task is kept only when the reference solution applies
+// and at least one test fails before it and passes after it; F2P and P2P
+// are the tests that did so (and passed on both sides) in every run.
+func Validate(ctx context.Context, env Env, plan Plan, logDir string, w io.Writer) (*Report, error) {
+	r := plan.Recipe
+	rep := &Report{Env: env.Info(), Runs: r.Runs, Command: TestCommand(r, plan.Selection), Selection: plan.Selection}
+	if len(plan.TestPatch) == 0 {
+		return nil, errors.New("validate: empty test patch")
+	}
+	for _, side := range []string{Before, After} {
+		sol := plan.Solution
+		if side == Before {
+			sol = nil
+		}
+		status(w, "running the tests %s the reference solution (%d runs)", side, r.Runs)
+		s, err := RunSide(ctx, env, plan, side, sol, filepath.Join(logDir, side))
+		if err != nil {
+			return nil, err
+		}
+		if side == Before {
+			rep.Before = *s
+		} else {
+			rep.After = *s
+		}
+		if s.ApplyError != "" {
+			what := "the test patch does not apply at the base commit"
+			if strings.HasPrefix(s.ApplyError, "solution:") {
+				what = "the reference solution does not apply"
+			}
+			rep.Rejected = what + ": " + firstLine(strings.TrimSpace(s.ApplyError[strings.Index(s.ApplyError, ":")+1:]))
+			rep.Classification = Classify(nil, nil)
+			return rep, nil
+		}
+	}
+	rep.Classification = Classify(sideResults(rep.Before), sideResults(rep.After))
+	if len(rep.FailToPass) == 0 {
+		rep.Rejected = noF2PReason(rep)
+	}
+	return rep, nil
+}
+
+// noF2PReason says why no test is fail-to-pass, from the runs.
+func noF2PReason(rep *Report) string {
+	passedAfter := 0
+	for _, r := range rep.After.Runs {
+		if n := r.Counts[results.Passed]; n > passedAfter {
+			passedAfter = n
+		}
+	}
+	var why string
+	switch {
+	case rep.After.TimedOut:
+		why = "the runs after the reference solution did not finish in time"
+	case passedAfter == 0 && len(rep.After.Runs) > 0:
+		why = fmt.Sprintf("no test passes after the reference solution (run 1: %s)", orNone(rep.After.Runs[0].Reason, string(rep.After.Runs[0].Status)))
+	default:
+		why = fmt.Sprintf("every test that passes after the reference solution also passes before it (%d pass-to-pass, %d fail on both sides, %d broken by the solution, %d flaky)",
+			len(rep.PassToPass), len(rep.FailBoth), len(rep.Broken), len(rep.Flaky))
+	}
+	return "no fail-to-pass test: " + why
+}
+
+func orNone(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+func sideResults(s Side) [][]results.Result {
+	out := make([][]results.Result, len(s.Runs))
+	for i, r := range s.Runs {
+		out[i] = r.Results
+	}
+	return out
+}
+
+// RunSide runs one side: the job applies test.patch (and solution.patch
+// when solution is not empty) and runs the tests Runs times, one after the
+// other in the same sandbox. outDir receives the job's out/ folder.
+func RunSide(ctx context.Context, env Env, plan Plan, side string, solution []byte, outDir string) (*Side, error) {
+	r := plan.Recipe
+	files := map[string][]byte{"test.patch": plan.TestPatch}
+	if len(solution) > 0 {
+		files["solution.patch"] = solution
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return nil, err
+	}
+	per := time.Duration(r.Limits.TimeoutSec+runKillGrace+30) * time.Second
+	job := Job{
+		Name:    side,
+		Script:  SideScript(r, plan.Selection),
+		Files:   files,
+		Timeout: time.Duration(r.Runs)*per + 5*time.Minute,
+		OutDir:  outDir,
+	}
+	res, err := env.Run(ctx, job)
+	if err != nil {
+		return nil, fmt.Errorf("%s side: %w", side, err)
+	}
+	s := &Side{Name: side, Duration: res.Duration, TimedOut: res.TimedOut}
+	if which, err := os.ReadFile(filepath.Join(outDir, "apply-failed")); err == nil {
+		p := strings.TrimSpace(string(which))
+		msg, _ := os.ReadFile(filepath.Join(outDir, "apply-"+p+".err"))
+		s.ApplyError = p + ": " + strings.TrimSpace(string(msg))
+		return s, nil
+	}
+	for i := 1; i <= r.Runs; i++ {
+		s.Runs = append(s.Runs, readRun(r, outDir, i, res.TimedOut))
+	}
+	return s, nil
+}
+
+// readRun parses and judges run i of a side's output folder. A run whose
+// exit status is missing did not finish (the job was killed): an error.
+func readRun(r recipe.Recipe, outDir string, i int, jobTimedOut bool) Run {
+	run := Run{N: i, Log: fmt.Sprintf("run-%d.log", i)}
+	logPath := filepath.Join(outDir, run.Log)
+	code := -1
+	if data, err := os.ReadFile(filepath.Join(outDir, fmt.Sprintf("run-%d.exit", i))); err == nil {
+		code, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil {
+			code = -1
+		}
+	}
+	exit := grade.ExitOf(code)
+	if code < 0 {
+		exit = results.Exit{Code: 137, Killed: true, TimedOut: jobTimedOut}
+	}
+	resDir := ""
+	if r.Test.Results != "" {
+		resDir = filepath.Join(outDir, fmt.Sprintf("run-%d.results", i))
+	}
+	var res []results.Result
+	var perr error
+	if code >= 0 {
+		res, perr = grade.ReadResults(r.Test.Format, logPath, resDir)
+	}
+	v := grade.Judge(res, exit, perr)
+	run.Exit, run.Status, run.Reason, run.Results = exit, v.Status, v.Reason, v.Results
+	run.Counts = map[results.Status]int{}
+	for _, x := range v.Results {
+		run.Counts[x.Status]++
+	}
+	return run
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Summary is a one-line account of a report for progress output.
+func (rep *Report) Summary() string {
+	if rep.Rejected != "" {
+		return "rejected: " + rep.Rejected
+	}
+	return fmt.Sprintf("%d fail-to-pass, %d pass-to-pass, %d flaky excluded, %d broken by the solution", len(rep.FailToPass), len(rep.PassToPass), len(rep.Flaky), len(rep.Broken))
+}

@@ -1,0 +1,439 @@
+// Package build is the task-construction stage (paper §3.3, issue 6): it
+// turns a retained candidate into an executable benchmark task. The PR is
+// split into the test patch (its test files) and the reference solution
+// (the rest); the repository at the PR's base commit becomes an offline
+// environment (pipeline/sandbox); the tests run several times before and
+// after the reference solution, and the task is kept only when the
+// solution applies and at least one test fails before it and passes after
+// it. The kept task is written in Harbor's format (pipeline/sandbox/harbor).
+//
+// Outputs, in the candidate folder:
+//
+//	build/build.json          the record: lists, runs, rejection reason
+//	build/test.patch          the PR's test files
+//	build/solution.patch      the reference solution
+//	build/logs/               image build logs, before/ and after/ run logs
+//	task/                     the Harbor task (only when kept)
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/ep"
+	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+// Files and folders the stage writes in a candidate folder.
+const (
+	Dir          = "build"
+	RecordFile   = "build/build.json"
+	TestPatch    = "build/test.patch"
+	SolutionFile = "build/solution.patch"
+	LogDir       = "build/logs"
+	TaskDir      = "task"
+	// RecipeFile is a candidate's own recipe, which wins over the
+	// project's (a curator's override).
+	RecipeFile = "recipe.yaml"
+)
+
+// Stage builds tasks.
+type Stage struct {
+	// Executor runs the environments; the CLI picks docker or local.
+	Executor sandbox.Executor
+	// Recipe finds a candidate's recipe when the candidate folder has no
+	// recipe.yaml (the project registry's recipe); nil means none.
+	Recipe func(info *pipeline.Info) (*recipe.Recipe, error)
+
+	graderOnce sync.Once
+	grader     string
+	graderErr  error
+}
+
+// Name implements pipeline.Stage.
+func (*Stage) Name() string { return "build" }
+
+// String implements pipeline.Stage.
+func (*Stage) String() string { return "building tasks" }
+
+// Record is build/build.json.
+type Record struct {
+	ID         string    `json:"id"`
+	Project    string    `json:"project"`
+	Repo       string    `json:"repo"`
+	BaseCommit string    `json:"base_commit"`
+	HeadCommit string    `json:"head_commit"`
+	CreatedAt  time.Time `json:"created_at"`
+	// Version names the environment (layer 2): tasks with the same
+	// version share it, as SWE-bench's version does.
+	Version string        `json:"version"`
+	Recipe  recipe.Recipe `json:"recipe"`
+	// TestFiles are the PR's test files that feed the selection;
+	// TestPaths every path the test patch touches.
+	TestFiles []string `json:"test_files"`
+	TestPaths []string `json:"test_paths"`
+	// Sections are the EP's sections; F2PSections maps F2P tests to the
+	// sections they check, when the mapping tells.
+	Sections    []Section           `json:"sections"`
+	F2PSections map[string][]string `json:"f2p_sections,omitempty"`
+	Report      *sandbox.Report     `json:"report"`
+	Rejected    string              `json:"rejected,omitempty"`
+	Task        string              `json:"task,omitempty"`
+}
+
+// Section is one EP section in the record.
+type Section struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// Inputs implements pipeline.CandidateStage.
+func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Inputs, error) {
+	in := pipeline.Inputs{Files: []string{pipeline.InfoFile, RecipeFile, pipeline.MappingFile}}
+	info, err := c.LoadInfo()
+	if err != nil {
+		return in, err
+	}
+	if info.EP.File != "" {
+		in.Files = append(in.Files, info.EP.File)
+	}
+	if s.Executor != nil {
+		in.Params = append(in.Params, "executor "+s.Executor.Name())
+	}
+	if r, err := s.recipeFor(c, info); err == nil {
+		in.Params = append(in.Params, fmt.Sprintf("recipe %+v", *r))
+	}
+	return in, nil
+}
+
+func (s *Stage) recipeFor(c *pipeline.Candidate, info *pipeline.Info) (*recipe.Recipe, error) {
+	p := filepath.Join(c.Dir, RecipeFile)
+	if _, err := os.Stat(p); err == nil {
+		return recipe.Load(p)
+	}
+	if s.Recipe != nil {
+		r, err := s.Recipe(info)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			if err := r.Validate(); err != nil {
+				return nil, fmt.Errorf("recipe of project %s: %w", info.Project, err)
+			}
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("candidate %s has no recipe: give project %s a recipe in the registry (docs/projects.md, \"Recipes\") or put one in %s", c.ID, info.Project, p)
+}
+
+// Run implements pipeline.CandidateStage.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) error {
+	if s.Executor == nil {
+		return errors.New("build: no executor")
+	}
+	info, err := c.LoadInfo()
+	if err != nil {
+		return err
+	}
+	rec, err := s.recipeFor(c, info)
+	if err != nil {
+		return err
+	}
+	r := rec.Defaults()
+	repoDir, err := info.RepoPath(env.Workspace)
+	if err != nil {
+		return err
+	}
+	repo, err := diff.Open(repoDir)
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	base, err := repo.Resolve(info.PR.BaseSHA)
+	if err != nil {
+		return fmt.Errorf("candidate %s: base %q: %w", c.ID, info.PR.BaseSHA, err)
+	}
+	head, err := repo.Resolve(info.PR.HeadSHA)
+	if err != nil {
+		return fmt.Errorf("candidate %s: head %q: %w", c.ID, info.PR.HeadSHA, err)
+	}
+	sp, err := Split(ctx, repo, base, head, info.Language)
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	record := &Record{ID: c.ID, Project: info.Project, Repo: info.Repo, BaseCommit: base, HeadCommit: head,
+		CreatedAt: info.PR.CreatedAt, Recipe: r, TestFiles: sp.TestFiles, TestPaths: sp.TestPaths}
+	record.Version = sandbox.EnvKey(r, base)
+	var epDoc *ep.Document
+	if info.EP.File != "" {
+		if p, err := c.Path(info.EP.File); err == nil {
+			if f, ferr := ep.FormatFromPath(p); ferr == nil {
+				if d, err := ep.Load(p, f); err == nil {
+					epDoc = d
+					for _, sec := range d.Sections {
+						record.Sections = append(record.Sections, Section{ID: sec.ID, Title: sec.Title})
+					}
+				}
+			}
+		}
+	}
+	for _, p := range []string{Dir, LogDir} {
+		if err := os.MkdirAll(filepath.Join(c.Dir, p), 0o755); err != nil {
+			return err
+		}
+	}
+	if err := workspace.WriteFile(filepath.Join(c.Dir, TestPatch), sp.TestPatch, 0o644); err != nil {
+		return err
+	}
+	if err := workspace.WriteFile(filepath.Join(c.Dir, SolutionFile), sp.Solution, 0o644); err != nil {
+		return err
+	}
+	os.RemoveAll(filepath.Join(c.Dir, TaskDir))
+	reject := func(reason string) error {
+		record.Rejected = reason
+		if err := workspace.WriteJSON(filepath.Join(c.Dir, RecordFile), record); err != nil {
+			return err
+		}
+		return pipeline.Reject("%s", reason)
+	}
+	switch {
+	case len(sp.TestPatch) == 0:
+		return reject("the PR changes no test file: nothing could check a solution")
+	case len(sp.Solution) == 0:
+		return reject("the PR changes only test files: there is no solution to implement")
+	}
+	logs := filepath.Join(c.Dir, LogDir)
+	os.RemoveAll(filepath.Join(logs, sandbox.Before))
+	os.RemoveAll(filepath.Join(logs, sandbox.After))
+	spec := sandbox.Spec{Project: info.Project, Task: c.ID, Base: base, Recipe: r,
+		Tree: sandbox.GitTree{Repo: repo, Commit: base}, LogDir: logs, Status: env.Status}
+	if spec.Project == "" {
+		spec.Project = c.ID
+	}
+	senv, err := s.Executor.Prepare(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
+	}
+	defer senv.Close()
+	plan := sandbox.Plan{Recipe: r, Selection: sandbox.Selection(r, sp.TestFiles), TestPatch: sp.TestPatch, Solution: sp.Solution}
+	rep, err := sandbox.Validate(ctx, senv, plan, logs, env.Status)
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	record.Report = rep
+	if rep.Rejected != "" {
+		return reject(rep.Rejected)
+	}
+	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
+		record.F2PSections = F2PSections(repo, head, m, sp.TestFiles, rep.FailToPass)
+	}
+	grader, err := s.graderPath(ctx, env)
+	if err != nil {
+		return err
+	}
+	var epText []byte
+	epFormat := ""
+	if epDoc != nil {
+		epText, epFormat = epDoc.Source, string(epDoc.Format)
+	}
+	t := &harbor.Task{
+		ID: c.ID, Project: info.Project, Repo: info.Repo, Language: info.Language, Domain: info.Domain,
+		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, PRURL: info.PR.URL, BaseCommit: base,
+		EP: epText, EPFormat: epFormat, Recipe: r, Tree: spec.Tree,
+		TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths, Selection: plan.Selection,
+		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections,
+		Report: rep, Grader: grader,
+	}
+	if err := harbor.Write(filepath.Join(c.Dir, TaskDir), t); err != nil {
+		return err
+	}
+	record.Task = TaskDir
+	if err := workspace.WriteJSON(filepath.Join(c.Dir, RecordFile), record); err != nil {
+		return err
+	}
+	if env.Status != nil {
+		fmt.Fprintf(env.Status, "%s: %s\n", c.ID, rep.Summary())
+	}
+	return nil
+}
+
+// graderPath builds lolbench-grade once per stage.
+func (s *Stage) graderPath(ctx context.Context, env *pipeline.Env) (string, error) {
+	s.graderOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "lolbench-grade-")
+		if err != nil {
+			s.graderErr = err
+			return
+		}
+		s.grader = filepath.Join(dir, "lolbench-grade")
+		getenv := env.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		s.graderErr = sandbox.BuildGrader(ctx, getenv, runtime.GOARCH, s.grader)
+	})
+	return s.grader, s.graderErr
+}
+
+// LoadRecord reads a candidate's build/build.json.
+func LoadRecord(c *pipeline.Candidate) (*Record, error) {
+	var r Record
+	if err := workspace.ReadJSON(filepath.Join(c.Dir, RecordFile), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// SplitPR is a PR split into test patch and reference solution.
+type SplitPR struct {
+	TestPatch, Solution []byte
+	// TestFiles are the test files (lang.Test) of the candidate's language
+	// that exist after the PR: they feed the test selection.
+	TestFiles []string
+	// TestPaths are all paths of the test patch.
+	TestPaths []string
+}
+
+// Split splits a PR: files of category lang.Test and lang.TestData make
+// the test patch, every other file the reference solution (a renamed
+// file's two paths go to the side of its new path).
+func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*SplitPR, error) {
+	ch, err := repo.Diff(ctx, base, head)
+	if err != nil {
+		return nil, err
+	}
+	sp := &SplitPR{TestFiles: []string{}, TestPaths: []string{}}
+	var solPaths []string
+	for _, f := range ch.Files {
+		paths := []string{f.Path()}
+		if f.Status == diff.Renamed {
+			paths = []string{f.OldPath, f.NewPath}
+		}
+		if f.Category != lang.Test && f.Category != lang.TestData {
+			solPaths = append(solPaths, paths...)
+			continue
+		}
+		sp.TestPaths = append(sp.TestPaths, paths...)
+		if f.Category == lang.Test && f.Status != diff.Deleted {
+			l := lang.ForPath(f.Path())
+			if language == "" || (l != nil && strings.EqualFold(l.Name, language)) {
+				sp.TestFiles = append(sp.TestFiles, f.Path())
+			}
+		}
+	}
+	sort.Strings(sp.TestFiles)
+	sort.Strings(sp.TestPaths)
+	if len(sp.TestPaths) > 0 {
+		if sp.TestPatch, err = repo.Patch(ctx, base, head, sp.TestPaths...); err != nil {
+			return nil, err
+		}
+	}
+	if len(solPaths) > 0 {
+		if sp.Solution, err = repo.Patch(ctx, base, head, solPaths...); err != nil {
+			return nil, err
+		}
+	}
+	return sp, nil
+}
+
+var goTestFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(`)
+
+// F2PSections maps each F2P test to the EP sections its test file is
+// associated with in the mapping's PR File Summary (the direct sections
+// when it names no associated one). The test file is found from the test
+// id: the path before "::" (pytest, JUnit with a file), a dotted class name
+// read as a path, or, for Go, the test file that declares the function.
+// Tests whose file is not found are left out: the map is "when known".
+func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, testFiles, f2p []string) map[string][]string {
+	secs := map[string][]string{}
+	for _, row := range m.PFS.Rows {
+		cell := row.AssociatedSections
+		if mapping.IsNone(cell) {
+			cell = row.DirectSections
+		}
+		if ids, err := mapping.SectionIDs(cell); err == nil && len(ids) > 0 {
+			secs[strings.Trim(row.Path, "`")] = ids
+		}
+	}
+	goFuncs := map[string][]string{} // file -> test functions
+	for _, f := range testFiles {
+		if strings.HasSuffix(f, "_test.go") {
+			if data, err := repo.ReadFile(head, f); err == nil {
+				for _, m := range goTestFunc.FindAllSubmatch(data, -1) {
+					goFuncs[f] = append(goFuncs[f], string(m[1]))
+				}
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, id := range f2p {
+		var files []string
+		if p, _, ok := strings.Cut(id, "::"); ok {
+			for _, f := range testFiles {
+				if f == p || strings.TrimSuffix(f, filepath.Ext(f)) == strings.ReplaceAll(p, ".", "/") {
+					files = append(files, f)
+				}
+			}
+		} else {
+			for f, fns := range goFuncs {
+				if goTestIn(id, filepath.ToSlash(filepath.Dir(f)), fns) {
+					files = append(files, f)
+				}
+			}
+		}
+		set := map[string]bool{}
+		for _, f := range files {
+			for _, s := range secs[f] {
+				set[s] = true
+			}
+		}
+		if len(set) == 0 {
+			continue
+		}
+		list := make([]string, 0, len(set))
+		for s := range set {
+			list = append(list, s)
+		}
+		sort.Strings(list)
+		out[id] = list
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// goTestIn reports whether the go-json test id ("importpath.TestX/sub")
+// names one of fns declared in a file of folder dir.
+func goTestIn(id, dir string, fns []string) bool {
+	for _, fn := range fns {
+		for i := strings.Index(id, "."+fn); i >= 0; {
+			rest := id[i+1+len(fn):]
+			pkg := id[:i]
+			if (rest == "" || strings.HasPrefix(rest, "/")) && (dir == "." || pkg == dir || strings.HasSuffix(pkg, "/"+dir)) {
+				return true
+			}
+			j := strings.Index(id[i+1:], "."+fn)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
+}
