@@ -28,7 +28,7 @@ var fuzzSeeds = []string{
 
 // FuzzRun mutates mapping artifacts and runs every rule on each one that
 // parses, against the fixture project with its EP in Markdown and in
-// reStructuredText. Rules read hostile input: Run must never report a
+// reStructuredText, and once without scopes. Rules read hostile input: Run must never report a
 // crashed rule, and every violation must name a rule that ran, say what is
 // wrong, and point at a line of the artifact (or 0).
 func FuzzRun(f *testing.F) {
@@ -54,14 +54,23 @@ func FuzzRun(f *testing.F) {
 		}
 		change, scopes := fixtureInputs(t)
 		lines := bytes.Count(src, []byte("\n")) + 1
-		for _, doc := range docs {
-			rep, err := Run(&Input{EP: doc, Change: change, Scopes: scopes, Mapping: m}, All)
+		inputs := []struct {
+			name string
+			in   *Input
+		}{
+			{"Markdown EP", &Input{EP: docs[0], Change: change, Scopes: scopes, Mapping: m}},
+			{"RST EP", &Input{EP: docs[1], Change: change, Scopes: scopes, Mapping: m}},
+			// Scopes are nil when tree-sitter was not run.
+			{"Markdown EP, no scopes", &Input{EP: docs[0], Change: change, Mapping: m}},
+		}
+		for _, in := range inputs {
+			rep, err := Run(in.in, All)
 			if err != nil {
-				t.Fatalf("EP %s: %v\nartifact:\n%s", doc.Format, err, src)
+				t.Fatalf("%s: %v\nartifact:\n%s", in.name, err, src)
 			}
 			for _, v := range rep.Violations {
 				if Lookup(v.Rule) == nil || v.Message == "" || v.Line < 0 || v.Line > lines {
-					t.Fatalf("EP %s: malformed violation %+v (artifact has %d lines)\nartifact:\n%s", doc.Format, v, lines, src)
+					t.Fatalf("%s: malformed violation %+v (artifact has %d lines)\nartifact:\n%s", in.name, v, lines, src)
 				}
 			}
 		}
