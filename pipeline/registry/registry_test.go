@@ -1,0 +1,269 @@
+package registry
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+const good = `projects:
+  - name: tinykv
+    path: repo
+    language: Go
+    domain: storage
+    eps:
+      kind: local
+      dir: eps
+      glob: "*.md"
+      name: "TKEP-{n}"
+      id_key: tkep
+    links:
+      curated:
+        - ep: 2
+          pr: 7
+          title: Add key expiry
+          base: base
+          head: head
+          created_at: 2026-03-16
+          merged_at: 2026-03-21T09:00:00Z
+          open_prs: [9]
+    thresholds:
+      min_loc: 300
+      min_source_share: 0.6
+    recipe:
+      image: golang:1.22
+      test: {command: "go test {tests}"}
+  - name: cpython
+    repo: python/cpython
+    language: Python
+    domain: language
+    eps:
+      kind: git
+      repo: python/peps
+      glob: "peps/**/pep-*.rst"
+      name: "PEP {n}"
+      width: 5
+      statuses: [Final]
+    links:
+      search:
+        patterns: ["PEP {n}"]
+      curated:
+        - ep: "0617"
+          pr: 20106
+`
+
+func TestParseGood(t *testing.T) {
+	r, err := Parse("p.yaml", "/reg", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(); !reflect.DeepEqual(got, []string{"tinykv", "cpython"}) {
+		t.Fatalf("names = %v", got)
+	}
+	tk, _ := r.Project("tinykv")
+	l := tk.Links.Curated[0]
+	if l.EP.Canonical() != "2" || l.PR != 7 || !l.Complete() || !reflect.DeepEqual(l.OpenPRs, []int{9}) ||
+		!l.Created.Equal(time.Date(2026, 3, 16, 0, 0, 0, 0, time.UTC)) || !l.Merged.Equal(time.Date(2026, 3, 21, 9, 0, 0, 0, time.UTC)) {
+		t.Errorf("curated link = %+v", l)
+	}
+	if th := Defaults().Apply(tk.Thresholds); th != (Thresholds{MinLoC: 300, MinChangedLines: 1000, MinFiles: 10, MinSourceShare: 0.6, MinTestFiles: 1}) {
+		t.Errorf("thresholds = %+v", th)
+	}
+	if !reflect.DeepEqual(tk.Recipe, map[string]any{"image": "golang:1.22", "test": map[string]any{"command": "go test {tests}"}}) {
+		t.Errorf("recipe = %#v", tk.Recipe)
+	}
+	if tk.RecipeNode == nil || tk.RecipeNode.GetToken().Position.Line != 26 {
+		t.Errorf("recipe node = %v", tk.RecipeNode)
+	}
+	if got := r.Resolve(tk.Path); got != filepath.Join("/reg", "repo") {
+		t.Errorf("Resolve = %s", got)
+	}
+	if !tk.Local() || tk.EPRepo() != "" {
+		t.Errorf("Local %v, EPRepo %q", tk.Local(), tk.EPRepo())
+	}
+	if got := tk.CandidateID("0002"); got != "tinykv-tkep-0002" {
+		t.Errorf("CandidateID = %s", got)
+	}
+	cp, _ := r.Project("cpython")
+	if got := cp.CandidateID("617"); got != "cpython-pep-00617" {
+		t.Errorf("CandidateID with width 5 = %s", got)
+	}
+	if got := cp.EPs.ID("0617"); got != "PEP 617" {
+		t.Errorf("ID = %s", got)
+	}
+	if got := cp.CurationFor("617"); len(got) != 1 || got[0].PR != 20106 || got[0].Complete() {
+		t.Errorf("CurationFor(617) = %+v", got)
+	}
+	if err := r.Errorf(cp.Field("eps.glob"), "bad"); err.Error() != "p.yaml:35: projects[1].eps.glob: bad" {
+		t.Errorf("Errorf = %v", err)
+	}
+}
+
+// Every bad registry names the file, the line and the field.
+func TestParseErrors(t *testing.T) {
+	minimal := func(extra string) string {
+		return "projects:\n  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps:\n      kind: local\n      dir: e\n      glob: \"*\"\n      name: \"X {n}\"\n    links:\n      search:\n        patterns: [\"X {n}\"]\n" + extra
+	}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"empty", "", "p.yaml: projects: the registry is empty; it needs a projects list"},
+		{"syntax", "projects: [", "p.yaml:1: sequence end token ']' not found"},
+		{"not a mapping", "- a\n", "p.yaml:1: sequence was used where mapping is expected"},
+		{"no projects", "projects: []\n", "p.yaml:1: projects: the registry lists no projects"},
+		{"unknown field", minimal("    globb: x\n"), `p.yaml:14: projects[0].globb: unknown field "globb"`},
+		{"wrong type", minimal("    thresholds:\n      min_loc: lots\n"), `p.yaml:15: projects[0].thresholds.min_loc: want an integer, got "lots"`},
+		{"negative threshold", minimal("    thresholds:\n      min_files: -1\n"), "p.yaml:15: projects[0].thresholds.min_files: must not be negative, got -1"},
+		{"share of one", minimal("    thresholds:\n      min_source_share: 1\n"), "p.yaml:15: projects[0].thresholds.min_source_share: must be at least 0 and below 1, got 1"},
+		{"duplicate key", "projects:\n  - name: x\n    name: y\n", `p.yaml:3: mapping key "name" already defined at [2:5]`},
+		{"alias", "projects: &a\n  - name: x\n", "p.yaml:1: projects: YAML anchors are not allowed in a registry; repeat the value instead"},
+		{"merge key", "projects:\n  - <<: {name: x}\n", "p.yaml:2: projects[0]: YAML merge keys are not allowed in a registry"},
+		{"two documents", "projects: []\n---\nprojects: []\n", "p.yaml: want exactly one YAML document, found 2"},
+		{"missing everything", "projects:\n  - name: Bad_Name\n", strings.Join([]string{
+			`p.yaml:2: projects[0].name: "Bad_Name": use lower-case letters, digits and '-', starting with a letter or digit`,
+			"p.yaml:2: projects[0].repo: required (or path, for a local repository)",
+			"p.yaml:2: projects[0].language: required",
+			"p.yaml:2: projects[0].domain: required",
+			"p.yaml:2: projects[0].eps: required: where the proposals live",
+			"p.yaml:2: projects[0].links: required: a curated list, a search, or both",
+		}, "\n")},
+		{"eps problems", "projects:\n  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps:\n      kind: svn\n      glob: \"../*\"\n      format: docx\n      name: PEP\n      width: 13\n    links:\n      search:\n        patterns: [\"PEP\", '\"{n}\"']\n",
+			strings.Join([]string{
+				`p.yaml:7: projects[0].eps.kind: "svn": want one of git, github-issues, local`,
+				`p.yaml:8: projects[0].eps.glob: "../*": empty, '.' and '..' segments are not allowed`,
+				`p.yaml:9: projects[0].eps.format: "docx": want one of pep-rst, kep-yaml, rust-rfc, markdown (or leave it out to choose by extension)`,
+				`p.yaml:10: projects[0].eps.name: "PEP" must hold {n} exactly once`,
+				"p.yaml:11: projects[0].eps.width: must be between 0 and 12, got 13",
+				`p.yaml:14: projects[0].links.search.patterns[0]: "PEP" must hold {n} exactly once`,
+				`p.yaml:14: projects[0].links.search.patterns[1]: "\"{n}\"" must not hold quotes or line breaks`,
+			}, "\n")},
+		{"git without a glob", "projects:\n  - name: x\n    path: r\n    language: Go\n    domain: d\n    eps:\n      kind: git\n      name: \"X {n}\"\n    links:\n      curated:\n        - {ep: 1, pr: 2, base: a, head: b, created_at: 2026-01-01, merged_at: 2026-01-02}\n",
+			strings.Join([]string{
+				"p.yaml:6: projects[0].eps.repo: required for kind git (or path, or clone_url)",
+				"p.yaml:6: projects[0].eps.glob: required for kind git",
+			}, "\n")},
+		{"curated problems", "projects:\n  - name: x\n    path: r\n    language: Go\n    domain: d\n    eps:\n      kind: local\n      dir: e\n      glob: \"*\"\n      name: \"X {n}\"\n    links:\n      search:\n        patterns: [\"X {n}\"]\n      curated:\n        - ep: 1\n          pr: 0\n          created_at: soon\n          base: --upload-pack=evil\n        - pr: 3\n          open_prs: [-1]\n",
+			strings.Join([]string{
+				"p.yaml:12: projects[0].links.search: a search needs the project's GitHub repo",
+				"p.yaml:15: projects[0].links.curated[0].head: required for a project without a GitHub repo",
+				"p.yaml:15: projects[0].links.curated[0].merged_at: required for a project without a GitHub repo",
+				"p.yaml:15: projects[0].links.curated[0]: give both base and head, or neither",
+				"p.yaml:16: projects[0].links.curated[0].pr: required: the PR number, a positive integer",
+				`p.yaml:17: projects[0].links.curated[0].created_at: "soon" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)`,
+				`p.yaml:18: projects[0].links.curated[0].base: "--upload-pack=evil" is not a revision`,
+				"p.yaml:19: projects[0].links.curated[1].ep: required: the proposal number",
+				"p.yaml:19: projects[0].links.curated[1].base: required for a project without a GitHub repo",
+				"p.yaml:19: projects[0].links.curated[1].head: required for a project without a GitHub repo",
+				"p.yaml:19: projects[0].links.curated[1].created_at: required for a project without a GitHub repo",
+				"p.yaml:19: projects[0].links.curated[1].merged_at: required for a project without a GitHub repo",
+				"p.yaml:20: projects[0].links.curated[1].open_prs[0]: must be a positive PR number, got -1",
+			}, "\n")},
+		{"duplicate project", minimal("  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps: {kind: local, dir: e, glob: \"*\", name: \"X {n}\"}\n    links: {search: {patterns: [\"X {n}\"]}}\n"),
+			"p.yaml:14: projects[1].name: project \"x\" is already defined by projects[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("p.yaml", "/reg", []byte(tt.src))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if err.Error() != tt.want {
+				t.Fatalf("error:\n%s\nwant:\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+// The shipped registry is valid, and its entries are the paper's projects.
+func TestShippedRegistry(t *testing.T) {
+	r, err := Load("../../data/projects.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(); !reflect.DeepEqual(got, []string{"cpython", "kubernetes", "rust", "prometheus"}) {
+		t.Fatalf("projects = %v", got)
+	}
+	for _, p := range r.Projects {
+		if p.Local() || p.Repo == "" || p.EPs.Kind != KindGit || p.Links.Search == nil {
+			t.Errorf("%s: not a GitHub project with a git EP source and a search", p.Name)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(filepath.Join(dir, "none.yaml")); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("folder: %v", err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, make([]byte, MaxFileSize+1), 0o644)
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Errorf("big file: %v", err)
+	}
+}
+
+func TestMatchGlob(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"peps/pep-*.rst", "peps/pep-0617.rst", true},
+		{"peps/pep-*.rst", "peps/sub/pep-0617.rst", false},
+		{"keps/*/*/kep.yaml", "keps/sig-node/1287-x/kep.yaml", true},
+		{"keps/*/*/kep.yaml", "keps/sig-node/kep.yaml", false},
+		{"**/kep.yaml", "kep.yaml", true},
+		{"**/kep.yaml", "a/b/c/kep.yaml", true},
+		{"a/**", "a/b/c", true},
+		{"a/**/z", "a/z", true},
+		{"a/**/z", "a/b/y", false},
+		{"*.md", "ep.md", true},
+		{"*.md", "ep.rst", false},
+	}
+	for _, tt := range tests {
+		if got, err := MatchGlob(tt.pattern, tt.name); got != tt.want || err != nil {
+			t.Errorf("MatchGlob(%q, %q) = %v, %v", tt.pattern, tt.name, got, err)
+		}
+	}
+	if err := checkGlob("**/**/**/**/x"); err == nil {
+		t.Error("four ** segments accepted")
+	}
+	if err := checkGlob("[x"); err == nil {
+		t.Error("bad pattern accepted")
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	want := time.Date(2020, 3, 24, 0, 0, 0, 0, time.UTC)
+	for _, s := range []string{"2020-03-24", "24-Mar-2020", "24-March-2020", "2020/03/24", "24 Mar 2020", "March 24, 2020", " '2020-03-24' "} {
+		if got, err := ParseTime(s); err != nil || !got.Equal(want) {
+			t.Errorf("ParseTime(%q) = %v, %v", s, got, err)
+		}
+	}
+	if got, err := ParseTime("2020-03-24T10:00:00+02:00"); err != nil || !got.Equal(time.Date(2020, 3, 24, 8, 0, 0, 0, time.UTC)) {
+		t.Errorf("RFC 3339 = %v, %v", got, err)
+	}
+	for _, s := range []string{"", "soon", "2020-13-01", "32-Mar-2020"} {
+		if _, err := ParseTime(s); err == nil {
+			t.Errorf("ParseTime(%q) accepted", s)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("projects: [{name: x}]"))
+	f.Add([]byte("projects: &a [*a]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse("f.yaml", "/", data)
+		if err == nil && len(r.Projects) == 0 {
+			t.Fatal("a registry without projects was accepted")
+		}
+	})
+}
