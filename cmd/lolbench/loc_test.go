@@ -57,8 +57,8 @@ SUM:                             2              1              1              3
 func TestLoc(t *testing.T) {
 	dir := locTree(t)
 	tests := []struct {
-		name       string
-		args       []string
+		name        string
+		args        []string
 		out, errOut string
 	}{
 		{"table", []string{"loc", dir}, locTable, locStderr},
