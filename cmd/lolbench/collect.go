@@ -28,7 +28,10 @@ type CollectOptions struct {
 
 // NewCmdCollect runs the collection stage: the projects registry becomes
 // candidate EP-PR pairs in the workspace (paper, section 3.1).
-func NewCmdCollect(f *Factory) *cobra.Command {
+func NewCmdCollect(f *Factory) *cobra.Command { return newCmdCollect(f, nil) }
+
+// newCmdCollect takes runF so that tests can check the parsed options.
+func newCmdCollect(f *Factory, runF func(*CollectOptions) error) *cobra.Command {
 	opts := &CollectOptions{}
 	var (
 		minLoC                           int64
@@ -96,6 +99,9 @@ earlier run recorded, and fails naming what is missing.`,
 			}
 			if fl.Changed("min-test-files") {
 				opts.Overrides.MinTestFiles = &minTestFiles
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runCollect(cmd, f, opts)
 		},
