@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/registry"
+	"github.com/lolbench/lolbench/stages/collect"
 )
 
 func TestCollectFlags(t *testing.T) {
@@ -205,5 +206,29 @@ func TestCandidatesListProblems(t *testing.T) {
 		"x-2  -   -   error      -       candidate x-2 has no candidate.json; run lolbench collect first\n"
 	if code != exitFindings || out != want {
 		t.Errorf("code %d\n%s\nwant:\n%s", code, out, want)
+	}
+}
+
+// On a terminal the progress is a bar, and log lines clear it first.
+func TestProgressOnATerminal(t *testing.T) {
+	var buf strings.Builder
+	p := newProgress(&buf, true)
+	p.event(collect.Event{Project: "tinykv", Phase: "linking", Done: 0, Total: 2, Item: "TKEP-2"})
+	p.log("cloning %s", "x")
+	p.event(collect.Event{Project: "tinykv", Phase: "checking", Done: 1, Total: 2, Item: "TKEP-2 #1"})
+	p.finish()
+	out := buf.String()
+	for _, want := range []string{"tinykv: linking TKEP-2", "cloning x\n", "tinykv: checking TKEP-2 #1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%q", want, out)
+		}
+	}
+	var plain strings.Builder
+	q := newProgress(&plain, false)
+	q.event(collect.Event{Project: "tinykv", Phase: "linking", Done: 0, Total: 2, Item: "TKEP-2"})
+	q.event(collect.Event{Project: "tinykv", Phase: "linking", Done: 2, Total: 2})
+	q.log("done")
+	if plain.String() != "tinykv: linking 1/2 TKEP-2\ndone\n" {
+		t.Errorf("plain progress = %q", plain.String())
 	}
 }

@@ -219,6 +219,8 @@ func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
 	e := &p.EPs
 	g := &gitSource{repo: p.EPRepo()}
 	if e.Path != "" {
+		// A local repository's commits need not be on GitHub: no URLs.
+		g.repo = ""
 		g.dir = pr.reg.Resolve(e.Path)
 	} else {
 		g.dir = filepath.Join(pr.ws.Root, "repos", p.Name+".eps")
