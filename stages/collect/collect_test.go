@@ -391,3 +391,57 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// Proposals kept as GitHub issues with a label, linked by a curated entry
+// that gives only the PR number: the rest comes from GitHub.
+func TestCollectIssuesAndCuratedLinks(t *testing.T) {
+	fx := newFixture(t)
+	reg := `projects:
+  - name: widget
+    repo: acme/widget
+    clone_url: ` + filepath.Join(fx.dir, "widget") + `
+    language: Go
+    domain: tooling
+    eps:
+      kind: github-issues
+      label: design
+      name: "design #{n}"
+    links:
+      curated:
+        - {ep: 50, pr: 2}
+    thresholds: {min_loc: 60, min_changed_lines: 40, min_files: 4}
+`
+	if err := os.WriteFile(fx.regPath, []byte(reg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wsDir := filepath.Join(fx.dir, "work")
+	st := fx.stage(t, false)
+	if err := runStage(context.Background(), t, st, wsDir); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Funnel.Projects[0].Kept; !reflect.DeepEqual(got, []string{"widget-design-0050"}) {
+		t.Fatalf("kept %v; dropped %+v", got, st.Funnel.Projects[0].Dropped)
+	}
+	ws, _ := workspace.Open(wsDir, false)
+	c, _ := pipeline.OpenCandidate(ws, "widget-design-0050")
+	info, err := c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
+	wantEP := pipeline.EPInfo{ID: "design #50", Title: "Design: widgets", File: "ep.md", Status: "closed", Created: at("2026-01-05T08:00:00Z"),
+		URL: "https://github.com/acme/widget/issues/50"}
+	if info.EP != wantEP || info.PR.Number != 2 || info.PR.BaseSHA != fx.gh.sha("h1") || info.PR.HeadSHA != fx.gh.sha("h2") {
+		t.Errorf("candidate: EP %+v, PR %+v", info.EP, info.PR)
+	}
+	text, _ := os.ReadFile(filepath.Join(c.Dir, "ep.md"))
+	if string(text) != "# Design: widgets\n\n## Goals\n\nWidgets.\n" {
+		t.Errorf("ep.md = %q", text)
+	}
+	// No search was made: the curated entry is the link.
+	for uri := range fx.gh.served {
+		if strings.HasPrefix(uri, "/search/") {
+			t.Errorf("searched: %s", uri)
+		}
+	}
+}

@@ -278,6 +278,15 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 
 	var body any
 	switch m := prPath.FindStringSubmatch(r.URL.Path); {
+	case r.URL.Path == "/repos/acme/widget/issues":
+		if r.URL.Query().Get("labels") != "design" || r.URL.Query().Get("state") != "all" {
+			f.t.Errorf("issues request %s", r.URL.RequestURI())
+		}
+		body = []any{
+			map[string]any{"number": 50, "title": "Design: widgets", "body": "## Goals\n\nWidgets.", "state": "closed",
+				"html_url": "https://github.com/acme/widget/issues/50", "created_at": "2026-01-05T08:00:00Z"},
+			map[string]any{"number": 51, "title": "a PR", "pull_request": map[string]any{"url": "x"}},
+		}
 	case r.URL.Path == "/search/issues":
 		body = f.search(r.URL.Query().Get("q"))
 	case m != nil:
