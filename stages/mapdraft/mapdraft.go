@@ -407,8 +407,12 @@ func (s *Stage) giveUp(c *pipeline.Candidate, mp string, ours bool, draft []byte
 
 func giveUpReason(rec *Record) error {
 	last := rec.Rounds[len(rec.Rounds)-1].Findings
-	return pipeline.Reject("the drafted mapping still breaks the static rules after %d rounds: %s; the last draft is in %s, every round's findings in %s",
-		len(rec.Rounds), Summary(last), LastDraftFile, RecordFile)
+	rounds := fmt.Sprintf("%d rounds", len(rec.Rounds))
+	if len(rec.Rounds) == 1 {
+		rounds = "1 round"
+	}
+	return pipeline.Reject("the drafted mapping still breaks the static rules after %s: %s; the last draft is in %s, every round's findings in %s",
+		rounds, Summary(last), LastDraftFile, RecordFile)
 }
 
 func (s *Stage) writeRecord(c *pipeline.Candidate, rec *Record) error {

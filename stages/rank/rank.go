@@ -120,7 +120,7 @@ func (j *Judgement) Validate() error {
 	seen := map[string]bool{}
 	for i, s := range j.Sections {
 		where := fmt.Sprintf("sections[%d]", i)
-		if s.Section != "" {
+		if strings.TrimSpace(s.Section) != "" {
 			where = fmt.Sprintf("section %s", s.Section)
 		}
 		switch {
