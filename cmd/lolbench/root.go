@@ -37,6 +37,9 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdValidate(f, nil),
 		NewCmdCollect(f),
 		NewCmdCandidates(f),
+		NewCmdBuild(f),
+		NewCmdVerify(f),
+		NewCmdExport(f),
 	)
 	return root
 }

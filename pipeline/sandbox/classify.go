@@ -34,7 +34,9 @@ type Classification struct {
 	// Broken passed before and fails after: the reference solution breaks
 	// them. They are reported, and excluded.
 	Broken []string `json:"broken"`
-	// FailBoth fail on both sides; excluded.
+	// FailBoth fail or error on both sides; excluded. A test that fails
+	// on one side and is absent on the other (a module that did not
+	// import before and was removed after) is in no list.
 	FailBoth []string `json:"fail_both"`
 	// Skipped were skipped on a side; excluded.
 	Skipped []string `json:"skipped"`
@@ -80,10 +82,8 @@ func Classify(before, after [][]results.Result) Classification {
 			c.FailToPass = append(c.FailToPass, n)
 		case bs == results.Passed:
 			c.Broken = append(c.Broken, n)
-		case bs != Absent || as != Absent:
-			if !isMarker(n) {
-				c.FailBoth = append(c.FailBoth, n)
-			}
+		case bs != Absent && as != Absent && !isMarker(n):
+			c.FailBoth = append(c.FailBoth, n)
 		}
 	}
 	return c

@@ -152,5 +152,5 @@ func jsonString(s string) string {
 // the base commit and a hash of what layers 1 and 2 are built from. Tasks
 // with the same key share layer 2 (it is the SWE-bench export's version).
 func EnvKey(r recipe.Recipe, base string) string {
-	return short(base) + "-" + hash12("FROM "+r.Image+"\n"+baseDockerfileBody(r)+envDockerfileBody(r, base))[:8]
+	return short(base) + "-" + hash12("FROM " + r.Image + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base))[:8]
 }

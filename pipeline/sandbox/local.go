@@ -98,7 +98,7 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		cmd.Env = env.environ(filepath.Join(root, "tmp"), nil)
 		os.MkdirAll(filepath.Join(root, "tmp"), 0o755)
 		cmd.Stdout, cmd.Stderr = logf, logf
-		setProcessGroup(cmd)
+		setProcessGroup(cmd, true)
 		if err := cmd.Run(); err != nil {
 			what := fmt.Sprintf("install command %d (%s)", i, c)
 			if i == 0 {
@@ -201,7 +201,7 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 	cmd := exec.Command("sh", "-c", `sh "$LOLBENCH_DIR/job.sh" >"$LOLBENCH_DIR/out/console.log" 2>&1`)
 	cmd.Dir = testbed
 	cmd.Env = e.environ(tmp, append([]string{"LOLBENCH_DIR=" + lb, "LOLBENCH_TESTBED=" + testbed, "LOLBENCH_ROOT=" + root}, job.Env...))
-	setProcessGroup(cmd)
+	setProcessGroup(cmd, false)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("job %s: %w", job.Name, err)

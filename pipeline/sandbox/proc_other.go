@@ -4,7 +4,7 @@ package sandbox
 
 import "os/exec"
 
-func setProcessGroup(cmd *exec.Cmd) {}
+func setProcessGroup(cmd *exec.Cmd, withContext bool) {}
 
 func killProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {

@@ -8,10 +8,14 @@ import (
 )
 
 // setProcessGroup puts the command in its own process group, so that a
-// deadline kills the test processes it started too.
-func setProcessGroup(cmd *exec.Cmd) {
+// deadline kills the test processes it started too. withContext says the
+// command was made by exec.CommandContext, whose cancellation then kills
+// the whole group.
+func setProcessGroup(cmd *exec.Cmd, withContext bool) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
+	if withContext {
+		cmd.Cancel = func() error { killProcessGroup(cmd); return nil }
+	}
 }
 
 func killProcessGroup(cmd *exec.Cmd) {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/export"
+)
+
+// ExportOptions are the parsed flags of `lolbench export`.
+type ExportOptions struct {
+	Format    string
+	Workspace string
+	Out       string
+	JSON      bool
+}
+
+// NewCmdExport writes the built tasks out as Harbor folders or SWE-bench
+// JSONL.
+func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f, nil) }
+
+func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export --format harbor|swebench",
+		Short: "Export the built tasks as Harbor task folders or SWE-bench JSONL",
+		Long: `Export writes every task that 'lolbench build' kept to --out
+(<workspace>/export by default):
+
+  harbor    <out>/harbor/<id>/, the task folders as built (task.toml,
+            instruction.md, environment/, solution/, tests/, README.md)
+  swebench  <out>/swebench.jsonl, one instance a line with SWE-bench's fields
+            (instance_id, repo, base_commit, patch, test_patch,
+            problem_statement, hints_text, FAIL_TO_PASS, PASS_TO_PASS,
+            created_at, version, environment_setup_commit) and LoLBench's
+            (ep_id, ep_title, pr_number, language, domain, sections,
+            f2p_sections, test_command, test_format). version names the
+            environment: instances with one version share an environment image.
+
+Candidates that were not built, or were rejected, are listed on stderr with
+the reason and left out.`,
+		Example: `  lolbench export --format harbor --workspace work
+  lolbench export --format swebench --out dist && head -c 300 dist/swebench.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Format != export.Harbor && opts.Format != export.SWEBench {
+				return fmt.Errorf("export: --format %q: harbor or swebench", opts.Format)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			ws, err := workspace.Open(opts.Workspace, false)
+			if err != nil {
+				return err
+			}
+			st := &export.Stage{Format: opts.Format, Out: opts.Out}
+			env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
+			if err := st.Run(cmd.Context(), env); err != nil {
+				return err
+			}
+			skipped := make([]string, 0, len(st.Skipped))
+			for id := range st.Skipped {
+				skipped = append(skipped, id)
+			}
+			sort.Strings(skipped)
+			for _, id := range skipped {
+				fmt.Fprintf(f.IO.ErrOut, "%s: not exported: %s\n", id, st.Skipped[id])
+			}
+			exported := st.Exported
+			if exported == nil {
+				exported = []string{}
+			}
+			if opts.JSON {
+				return printJSON(f.IO.Out, map[string]any{"format": opts.Format, "path": st.Path, "exported": exported, "skipped": st.Skipped})
+			}
+			for _, id := range exported {
+				fmt.Fprintln(f.IO.Out, id)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%d task(s) exported to %s\n", len(exported), st.Path)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Format, "format", "", "harbor or swebench")
+	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
+	fl.StringVar(&opts.Out, "out", "", "output folder (default <workspace>/export)")
+	fl.BoolVar(&opts.JSON, "json", false, "print what was exported as JSON")
+	return cmd
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+)
+
+// VerifyOptions are the parsed flags of `lolbench verify`.
+type VerifyOptions struct {
+	TaskDir  string
+	Solution string
+	Executor string
+	Out      string
+	JSON     bool
+}
+
+// NewCmdVerify scores a solution on a built task.
+func NewCmdVerify(f *Factory) *cobra.Command { return newCmdVerify(f, nil) }
+
+func newCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
+	opts := &VerifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify TASKDIR --solution PATCH",
+		Short: "Score a solution patch on a task: F2P/P2P results and the reward",
+		Long: `Verify runs a task's verifier on a candidate solution, the way Harbor does,
+and prints every FAIL_TO_PASS and PASS_TO_PASS test with its status, then the
+reward. This is how an agent's patch is scored, and how the reference solution
+is checked (candidates/<id>/build/solution.patch scores 1).
+
+TASKDIR is a Harbor task folder written by 'lolbench build' (candidates/<id>/task
+or an exported copy). PATCH is a unified diff against the PR's base commit, as
+'git diff' writes it ("-" reads standard input; an empty file scores the
+untouched repository). With the docker executor the environment is built from
+TASKDIR/environment/Dockerfile (the engine's cache serves the layers 'lolbench
+build' made); the patch is applied in /testbed, TASKDIR/tests is copied to
+/tests and tests/test.sh runs, with no network. A patch that does not apply
+scores 0 with that reason.
+
+The reward is 1 only when every FAIL_TO_PASS and every PASS_TO_PASS test
+passed; a run whose log claims success while the test command exited non-zero
+does not pass. The verifier's files (reward.txt, reward.json, grade.json, the
+test output) are kept in --out.
+
+Exit status: 0 when the reward is 1, 1 when it is 0, 2 for bad input.`,
+		Example: `  lolbench verify work/candidates/tinykv-tkep-0002/task --solution agent.patch
+  lolbench verify work/export/harbor/unitconv-ucep-0004 --solution work/candidates/unitconv-ucep-0004/build/solution.patch
+  git diff base | lolbench verify task --solution - --json | jq .reward`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.TaskDir = args[0]
+			if opts.Solution == "" {
+				return errors.New("verify: --solution is required (a patch file, or - for standard input)")
+			}
+			if opts.Executor != "docker" && opts.Executor != "local" {
+				return fmt.Errorf("verify: --executor %q: docker or local", opts.Executor)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runVerify(cmd, f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Solution, "solution", "", "the solution patch (- for standard input)")
+	fl.StringVar(&opts.Executor, "executor", "docker", "where the verifier runs: docker, or local (not isolated)")
+	fl.StringVar(&opts.Out, "out", "", "folder for the verifier's output (default: a new temporary folder)")
+	fl.BoolVar(&opts.JSON, "json", false, "print the grade as JSON")
+	return cmd
+}
+
+func runVerify(cmd *cobra.Command, f *Factory, opts *VerifyOptions) error {
+	var patch []byte
+	var err error
+	if opts.Solution == "-" {
+		patch, err = io.ReadAll(io.LimitReader(f.IO.In, 1<<30))
+	} else {
+		patch, err = os.ReadFile(opts.Solution)
+	}
+	if err != nil {
+		return fmt.Errorf("verify: solution: %w", err)
+	}
+	if _, err := harbor.LoadConfig(opts.TaskDir); err != nil {
+		return err
+	}
+	out := opts.Out
+	if out == "" {
+		if out, err = os.MkdirTemp("", "lolbench-verify-"); err != nil {
+			return err
+		}
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return err
+	}
+	ex, closeEx, err := newExecutor(cmd.Context(), f, opts.Executor)
+	if err != nil {
+		return err
+	}
+	defer closeEx()
+	g, err := harbor.Verify(cmd.Context(), ex, opts.TaskDir, patch, out, f.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.ErrOut, "verifier output in %s\n", out)
+	if opts.JSON {
+		if err := printJSON(f.IO.Out, g); err != nil {
+			return err
+		}
+	} else {
+		for _, t := range g.Tests {
+			mark := "PASS"
+			if !t.Passed {
+				mark = "FAIL"
+			}
+			st := string(t.Status)
+			if st == "" {
+				st = "not run"
+			}
+			fmt.Fprintf(f.IO.Out, "%s  %-12s %s (%s)\n", mark, t.List, t.Name, st)
+		}
+		if g.Error != "" {
+			fmt.Fprintf(f.IO.Out, "error: %s\n", g.Error)
+		}
+		if g.Reason != "" {
+			fmt.Fprintf(f.IO.Out, "run %s: %s\n", g.Run, g.Reason)
+		}
+		fmt.Fprintf(f.IO.Out, "reward %d: FAIL_TO_PASS %d/%d, PASS_TO_PASS %d/%d, sections %d/%d\n",
+			g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal)
+	}
+	if g.Reward != 1 {
+		return silentFindings
+	}
+	return nil
+}
