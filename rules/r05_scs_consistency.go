@@ -10,7 +10,7 @@ import (
 var R05 = &Rule{
 	ID:    5,
 	Name:  "scs-consistency",
-	Doc:   `Every Section Classification Summary row fills all six cells ("-" does not fill one), a section marked Mapped yes is marked Implementable yes, and a section marked Mapped no has no mapped block. Fill the empty cell, or correct the flag that disagrees. Cells under a missing column and values outside the vocabulary are rule 4's; which categories suit implementable sections is rule 10's; a Mapped yes row without a block is rule 19's; and a Mapped no section that has a block and is also listed in Unmapped Implementable Sections is rule 3's.`,
+	Doc:   `Every Section Classification Summary row fills all six cells ("-" does not fill one), a section marked Mapped yes is marked Implementable yes, and a section marked Mapped no has no mapped block. Fill the empty cell, or correct the flag that disagrees. Cells under a missing column and values outside the vocabulary are rule 4's; which categories suit implementable sections is rule 10's; a Mapped yes row without a block is rule 19's; and a Mapped no section that has a block and is also listed in Unmapped Implementable Sections is rule 3's, as is a block of a contextual or process section rule 13's.`,
 	Check: checkR05,
 }
 
@@ -47,7 +47,7 @@ func checkR05(p *Pass) {
 		if mapped && okImpl && !impl {
 			p.Reportf(r.Line, where, "section %s is marked Mapped yes but Implementable no; a section that is not implementable is never mapped: mark it Implementable yes if it asks for code, else Mapped no and remove its block", id)
 		}
-		if !mapped && id != "" && len(p.Blocks[id]) > 0 && !p.doubledPlacement(id) {
+		if _, ctx := p.outsideSummary(id); !mapped && id != "" && len(p.Blocks[id]) > 0 && !p.doubledPlacement(id) && !ctx {
 			b := p.Blocks[id][0]
 			p.Reportf(r.Line, where, "section %s is marked Mapped no but has mapped block %d (line %d); mark it Mapped yes (and Implementable yes), or remove the block", id, b.Number, b.Line)
 		}

@@ -12,7 +12,7 @@ import (
 var R07 = &Rule{
 	ID:    7,
 	Name:  "per-section-proportions",
-	Doc:   `In each mapped block, the Files line agrees with the block's tables (docs/mapping-format.md): direct is the number of distinct files in Direct modifications, associated the number of distinct files in Associated changes (a file in both tables counts in both), accounted the number of distinct files of the two tables together, the total is the PR's file count, and each percentage is its count over the PR's file count with one decimal, rounded half up (mapping.FormatPercent). Recount the files and rewrite the line as the message gives it. A block table without a File column is rule 4's and its block is not checked.`,
+	Doc:   `In each mapped block, the Files line agrees with the block's tables (docs/mapping-format.md): direct is the number of distinct files in Direct modifications, associated the number of distinct files in Associated changes that are not also direct, accounted their sum (the distinct files of the two tables together), the total is the PR's file count, and each percentage is its count over the PR's file count with one decimal, rounded half up (mapping.FormatPercent). Recount the files and rewrite the line as the message gives it. A block table without a File column is rule 4's and its block is not checked.`,
 	Check: checkR07,
 }
 
@@ -24,13 +24,15 @@ func checkR07(p *Pass) {
 			continue
 		}
 		direct := distinctRowPaths(b.Direct.Rows)
-		assoc := distinctRowPaths(b.Associated.Rows)
-		union := slices.Clone(direct)
-		for _, a := range assoc {
-			if !slices.Contains(union, a) {
-				union = append(union, a)
+		// A file in both tables counts once, as direct, so that
+		// direct + associated = accounted (docs/mapping-format.md).
+		var assoc []string
+		for _, a := range distinctRowPaths(b.Associated.Rows) {
+			if !slices.Contains(direct, a) {
+				assoc = append(assoc, a)
 			}
 		}
+		union := append(slices.Clone(direct), assoc...)
 		want := mapping.Counts{
 			Line:              b.Counts.Line,
 			Direct:            len(direct),
@@ -51,7 +53,7 @@ func checkR07(p *Pass) {
 			}
 		}
 		count("direct", got.Direct, want.Direct, got.DirectPercent, want.DirectPercent, direct, "Direct modifications name")
-		count("associated", got.Associated, want.Associated, got.AssociatedPercent, want.AssociatedPercent, assoc, "Associated changes name")
+		count("associated", got.Associated, want.Associated, got.AssociatedPercent, want.AssociatedPercent, assoc, "Associated changes name, besides the direct ones,")
 		count("accounted", got.Accounted, want.Accounted, got.AccountedPercent, want.AccountedPercent, union, "the two tables together name")
 		if got.PRFiles != n {
 			wrong = append(wrong, fmt.Sprintf("it says %d PR files but the PR changes %d", got.PRFiles, n))

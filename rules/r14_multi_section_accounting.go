@@ -22,10 +22,22 @@ var r14IDRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
 func checkR14(p *Pass) {
 	m := p.Mapping
 	byPath := p.pfsRowsByPath()
+	// Files that a directory, glob or aggregate row of a block table stands
+	// for cannot be accounted per section: rule 20 owns them.
+	coveredByAggregate := map[string]bool{}
+	for _, uses := range []map[string][]FileUse{p.Direct, p.Associated} {
+		for entry := range uses {
+			if p.AggregatePath(entry) != "" {
+				for _, f := range p.aggregateFiles(entry) {
+					coveredByAggregate[f] = true
+				}
+			}
+		}
+	}
 	for i := range m.PFS.Rows {
 		r := &m.PFS.Rows[i]
 		path := strings.TrimSpace(r.Path)
-		if path == "" || (p.Change != nil && p.PRFile[path] == nil) || len(byPath[path]) != 1 {
+		if path == "" || (p.Change != nil && p.PRFile[path] == nil) || len(byPath[path]) != 1 || coveredByAggregate[path] {
 			continue // rules 2, 20 and 17
 		}
 		for _, c := range []struct {

@@ -55,6 +55,9 @@ func checkR19(p *Pass) {
 		if impl, ok := scsFlag(r.Implementable); ok && !impl {
 			continue // rule 5
 		}
+		if p.SectionByID[id] == nil {
+			continue // a row for no heading of the EP: rule 23
+		}
 		blocks := p.Blocks[id]
 		if len(blocks) == 0 {
 			fix := "or mark it Mapped no and list it in " + mapping.PartUnmappedSections
