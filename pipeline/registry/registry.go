@@ -12,6 +12,8 @@
 package registry
 
 import (
+	"github.com/lolbench/lolbench/pipeline/recipe"
+
 	"errors"
 	"fmt"
 	"os"
@@ -66,12 +68,10 @@ type Project struct {
 	Links Links `yaml:"links"`
 	// Thresholds override the paper's defaults for this project.
 	Thresholds Overrides `yaml:"thresholds"`
-	// Recipe is how the software is built and tested; task construction
-	// reads it, collection only stores it. It is kept as decoded YAML
-	// until the typed recipe.Recipe replaces it; RecipeNode keeps the
-	// node itself, so that a typed decode reports registry lines.
-	Recipe     map[string]any `yaml:"recipe"`
-	RecipeNode ast.Node       `yaml:"-"`
+	// Recipe is how the software is built and tested (docs/projects.md,
+	// "Recipes"); task construction reads it, collection copies it into
+	// each candidate's folder.
+	Recipe *recipe.Recipe `yaml:"recipe"`
 
 	index int // position in Registry.Projects
 }
@@ -384,7 +384,6 @@ func Parse(file, dir string, data []byte) (*Registry, error) {
 			continue
 		}
 		p.index = i
-		p.RecipeNode = w.nodes[fmt.Sprintf("projects[%d].recipe", i)]
 	}
 	if errs := r.validate(); len(errs) > 0 {
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
@@ -585,6 +584,13 @@ func (p *Project) validate(ps *problems) {
 		ps.add(f("clone_url"), "a project with a local path is not cloned; drop clone_url or path")
 	}
 	checkURL(ps, f("clone_url"), p.CloneURL)
+	if p.Recipe != nil {
+		if err := p.Recipe.Validate(); err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				ps.add(f("recipe"), "%s", line)
+			}
+		}
+	}
 	if strings.TrimSpace(p.Language) == "" {
 		ps.add(f("language"), "required")
 	}

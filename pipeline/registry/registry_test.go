@@ -36,7 +36,7 @@ const good = `projects:
       min_source_share: 0.6
     recipe:
       image: golang:1.22
-      test: {command: "go test {tests}"}
+      test: {command: "go test -json {tests}", format: go-json}
   - name: cpython
     repo: python/cpython
     language: Python
@@ -73,11 +73,8 @@ func TestParseGood(t *testing.T) {
 	if th := Defaults().Apply(tk.Thresholds); th != (Thresholds{MinLoC: 300, MinChangedLines: 1000, MinFiles: 10, MinSourceShare: 0.6, MinTestFiles: 1}) {
 		t.Errorf("thresholds = %+v", th)
 	}
-	if !reflect.DeepEqual(tk.Recipe, map[string]any{"image": "golang:1.22", "test": map[string]any{"command": "go test {tests}"}}) {
+	if tk.Recipe == nil || tk.Recipe.Image != "golang:1.22" || tk.Recipe.Test.Command != "go test -json {tests}" {
 		t.Errorf("recipe = %#v", tk.Recipe)
-	}
-	if tk.RecipeNode == nil || tk.RecipeNode.GetToken().Position.Line != 26 {
-		t.Errorf("recipe node = %v", tk.RecipeNode)
 	}
 	if got := r.Resolve(tk.Path); got != filepath.Join("/reg", "repo") {
 		t.Errorf("Resolve = %s", got)
@@ -119,6 +116,8 @@ func TestParseErrors(t *testing.T) {
 		{"wrong type", minimal("    thresholds:\n      min_loc: lots\n"), `p.yaml:15: projects[0].thresholds.min_loc: want an integer, got "lots"`},
 		{"negative threshold", minimal("    thresholds:\n      min_files: -1\n"), "p.yaml:15: projects[0].thresholds.min_files: must not be negative, got -1"},
 		{"share of one", minimal("    thresholds:\n      min_source_share: 1\n"), "p.yaml:15: projects[0].thresholds.min_source_share: must be at least 0 and below 1, got 1"},
+		{"bad recipe", minimal("    recipe:\n      image: img\n      test: {command: \"run\", format: tap}\n"), "p.yaml:14: projects[0].recipe: test.command: \"run\" has no {tests} placeholder for the test selection\n" +
+			"p.yaml:14: projects[0].recipe: test.format: unknown test-result format \"tap\" (known: junit, go-json, cargo, pytest-ra)"},
 		{"duplicate key", "projects:\n  - name: x\n    name: y\n", `p.yaml:3: mapping key "name" already defined at [2:5]`},
 		{"alias", "projects: &a\n  - name: x\n", "p.yaml:1: projects: YAML anchors are not allowed in a registry; repeat the value instead"},
 		{"merge key", "projects:\n  - <<: {name: x}\n", "p.yaml:2: projects[0]: YAML merge keys are not allowed in a registry"},

@@ -26,6 +26,8 @@
 package collect
 
 import (
+	"github.com/goccy/go-yaml"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -772,6 +774,17 @@ func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP) error {
 	for _, other := range []string{"ep.md", "ep.rst"} {
 		if other != info.EP.File {
 			os.Remove(filepath.Join(dir, other)) // the EP's format changed
+		}
+	}
+	if pr.p.Recipe != nil {
+		// The candidate carries its project's recipe, so that it can be
+		// built from its own folder (stages/build reads recipe.yaml).
+		data, err := yaml.Marshal(pr.p.Recipe)
+		if err != nil {
+			return fmt.Errorf("recipe of project %s: %w", pr.p.Name, err)
+		}
+		if err := writeIfChanged(filepath.Join(dir, "recipe.yaml"), data); err != nil {
+			return err
 		}
 	}
 	data, err := encodeJSON(info)

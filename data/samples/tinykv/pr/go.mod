@@ -1,0 +1,3 @@
+module example.com/tinykv
+
+go 1.19
