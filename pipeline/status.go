@@ -92,15 +92,31 @@ func Fingerprint(version, stage, previous string, c *Candidate, in Inputs) (stri
 // that the deterministic stages still run without an LLM endpoint. It
 // returns the outcome of each stage in order.
 func RunCandidate(ctx context.Context, env *Env, c *Candidate, stages []CandidateStage) ([]StageOutcome, error) {
+	return runCandidate(ctx, env, c, stages, 0, nil)
+}
+
+// runCandidate runs stages[first:]; the stages before first are not run,
+// but their recorded fingerprints carry the chain (lolbench run --from).
+func runCandidate(ctx context.Context, env *Env, c *Candidate, stages []CandidateStage, first int, observe func(Event)) ([]StageOutcome, error) {
 	st, err := c.LoadStatus()
 	if err != nil {
 		return nil, err
 	}
 	var out []StageOutcome
 	previous := ""
-	for _, s := range stages {
+	for i, s := range stages {
 		if err := ctx.Err(); err != nil {
 			return out, err
+		}
+		if i < first {
+			if old := st.Stages[s.Name()]; old != nil {
+				if old.Result == Rejected {
+					out = append(out, StageOutcome{Stage: s.Name(), Result: old.Result, Reason: old.Reason, UpToDate: true})
+					return out, nil
+				}
+				previous = old.Fingerprint
+				continue
+			}
 		}
 		in, err := s.Inputs(env, c)
 		if err != nil {
@@ -111,13 +127,20 @@ func RunCandidate(ctx context.Context, env *Env, c *Candidate, stages []Candidat
 			return out, fmt.Errorf("%s: %s: %w", c.ID, s.Name(), err)
 		}
 		previous = fp
+		if i < first {
+			continue // never run: the chain goes on from its inputs
+		}
 		if old := st.Stages[s.Name()]; !env.Force && old != nil && old.Fingerprint == fp && old.Result != Failed {
-			out = append(out, StageOutcome{Stage: s.Name(), Result: old.Result, Reason: old.Reason, UpToDate: true})
+			o := StageOutcome{Stage: s.Name(), Result: old.Result, Reason: old.Reason, UpToDate: true}
+			out = append(out, o)
+			notify(observe, Event{Candidate: c.ID, Stage: s, Done: &o})
 			if old.Result == Rejected {
 				return out, nil
 			}
 			continue
 		}
+		notify(observe, Event{Candidate: c.ID, Stage: s})
+		started := time.Now()
 		runErr := s.Run(ctx, env, c)
 		if ctx.Err() != nil {
 			// An interrupted stage records nothing: it reruns next time.
@@ -128,12 +151,27 @@ func RunCandidate(ctx context.Context, env *Env, c *Candidate, stages []Candidat
 		if err := c.SaveStatus(st); err != nil {
 			return out, err
 		}
-		out = append(out, StageOutcome{Stage: s.Name(), Result: res, Reason: reason})
+		o := StageOutcome{Stage: s.Name(), Result: res, Reason: reason, Duration: time.Since(started)}
+		out = append(out, o)
+		notify(observe, Event{Candidate: c.ID, Stage: s, Done: &o})
 		if res == Rejected || res == Failed {
 			return out, nil
 		}
 	}
 	return out, nil
+}
+
+// Event reports a stage starting (Done is nil) or finishing on a candidate.
+type Event struct {
+	Candidate string
+	Stage     Stage
+	Done      *StageOutcome
+}
+
+func notify(observe func(Event), e Event) {
+	if observe != nil {
+		observe(e)
+	}
 }
 
 // StageOutcome is one line of a run's summary.
@@ -142,4 +180,6 @@ type StageOutcome struct {
 	Result   Result `json:"result"`
 	Reason   string `json:"reason,omitempty"`
 	UpToDate bool   `json:"up_to_date,omitempty"`
+	// Duration is how long the stage ran; zero when it was up to date.
+	Duration time.Duration `json:"duration_ns,omitempty"`
 }

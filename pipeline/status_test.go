@@ -51,6 +51,9 @@ func TestRunCandidateIsIncremental(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for i := range out {
+			out[i].Duration = 0 // wall time is not part of the contract
+		}
 		return out
 	}
 
