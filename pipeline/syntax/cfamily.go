@@ -20,9 +20,10 @@ func cGrammar() *grammar {
 (function_definition) @def
 (declaration) @def
 `,
-		bodyFields: []string{"body"},
-		describe:   describeCFamily,
-		hook:       hookCFamily,
+		bodyFields:    []string{"body"},
+		describe:      describeCFamily,
+		hook:          hookCFamily,
+		bodilessTypes: map[string]bool{"declaration": true},
 	}
 }
 
@@ -40,24 +41,25 @@ func cppGrammar() *grammar {
 (namespace_definition) @hook
 (access_specifier) @access
 `,
-		bodyFields: []string{"body"},
-		describe:   describeCFamily,
-		hook:       hookCFamily,
-		ctorByName: true,
+		bodyFields:    []string{"body"},
+		describe:      describeCFamily,
+		hook:          hookCFamily,
+		ctorByName:    true,
+		bodilessTypes: map[string]bool{"declaration": true, "field_declaration": true},
 	}
 }
 
 // hookCFamily names typedef'd anonymous structs, widens templated
 // declarations to their template<...> line and collects namespace names.
 func hookCFamily(x *extraction, n *sitter.Node) *def {
-	switch n.Type() {
+	switch x.typ(n) {
 	case "type_definition":
 		t := n.ChildByFieldName("type")
-		if t == nil || cClassKinds[t.Type()] == "" || t.ChildByFieldName("body") == nil {
+		if t == nil || cClassKinds[x.typ(t)] == "" || t.ChildByFieldName("body") == nil {
 			return nil
 		}
 		d := x.def(t)
-		if decl := n.ChildByFieldName("declarator"); decl != nil && decl.Type() == "type_identifier" && d.nameNode == nil {
+		if decl := n.ChildByFieldName("declarator"); decl != nil && x.typ(decl) == "type_identifier" && d.nameNode == nil {
 			d.nameNode = decl
 		}
 		d.wrap(n)
@@ -65,7 +67,7 @@ func hookCFamily(x *extraction, n *sitter.Node) *def {
 		count := int(n.ChildCount())
 		for i := 0; i < count && i < maxChildren; i++ {
 			c := n.Child(i)
-			switch c.Type() {
+			switch x.typ(c) {
 			case "function_definition", "class_specifier", "struct_specifier", "union_specifier", "declaration", "field_declaration":
 				x.def(c).wrap(n)
 				return nil
@@ -89,7 +91,7 @@ var cClassKinds = map[string]string{
 
 func describeCFamily(x *extraction, d *def) bool {
 	n := d.node
-	t := n.Type()
+	t := x.typ(n)
 	if kind, ok := cClassKinds[t]; ok {
 		d.kind, d.isClass = kind, true
 		d.vis = visAccess
@@ -124,7 +126,7 @@ func describeCFamily(x *extraction, d *def) bool {
 	// A function: definition, prototype or member declaration.
 	d.kind = "function"
 	d.decl = t != "function_definition"
-	name, isFunc := cDeclaratorName(n.ChildByFieldName("declarator"))
+	name, isFunc := x.cDeclaratorName(n.ChildByFieldName("declarator"))
 	if !isFunc || name == nil {
 		return false
 	}
@@ -151,7 +153,7 @@ func describeCFamily(x *extraction, d *def) bool {
 	// exported unless static (internal linkage). The name pass decides
 	// which applies, because only it knows the container.
 	d.vis = visAccess
-	if sc := childOfType(n, "storage_class_specifier"); sc != nil && x.text(sc) == "static" {
+	if sc := x.childOfType(n, "storage_class_specifier"); sc != nil && x.text(sc) == "static" {
 		d.static = true
 	}
 	return true
@@ -160,9 +162,9 @@ func describeCFamily(x *extraction, d *def) bool {
 // cDeclaratorName descends a declarator to the declared name. isFunc tells
 // whether the name is declared as a function (f() or *f()) rather than as
 // a pointer to one ((*f)()).
-func cDeclaratorName(n *sitter.Node) (name *sitter.Node, isFunc bool) {
+func (x *extraction) cDeclaratorName(n *sitter.Node) (name *sitter.Node, isFunc bool) {
 	for i := 0; n != nil && i < 32; i++ {
-		switch n.Type() {
+		switch x.typ(n) {
 		case "function_declarator":
 			isFunc = true
 			n = n.ChildByFieldName("declarator")
@@ -200,7 +202,7 @@ func lastNamedChild(n *sitter.Node) *sitter.Node {
 func (x *extraction) cppPath(n *sitter.Node) []string {
 	var parts []string
 	for i := 0; n != nil && i < 32; i++ {
-		switch n.Type() {
+		switch x.typ(n) {
 		case "qualified_identifier":
 			if s := n.ChildByFieldName("scope"); s != nil {
 				if seg := x.cppSegment(s); seg != "" {
@@ -227,7 +229,7 @@ func (x *extraction) cppPath(n *sitter.Node) []string {
 
 // cppSegment names one segment of a qualified name.
 func (x *extraction) cppSegment(n *sitter.Node) string {
-	switch n.Type() {
+	switch x.typ(n) {
 	case "template_type", "template_function":
 		return x.text(n.ChildByFieldName("name"))
 	case "operator_name":

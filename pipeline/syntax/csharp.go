@@ -35,7 +35,7 @@ var csKinds = map[string]string{
 
 func describeCSharp(x *extraction, d *def) bool {
 	n := d.node
-	t := n.Type()
+	t := x.typ(n)
 	d.kind = csKinds[t]
 	switch t {
 	case "indexer_declaration":
@@ -66,7 +66,7 @@ func describeCSharp(x *extraction, d *def) bool {
 	}
 	for i := 0; i < int(n.ChildCount()) && i < maxChildren; i++ {
 		c := n.Child(i)
-		if c == nil || c.Type() != "modifier" {
+		if c == nil || x.typ(c) != "modifier" {
 			continue
 		}
 		switch x.text(c) {

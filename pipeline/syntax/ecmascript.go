@@ -70,11 +70,11 @@ func javascriptGrammar() *grammar {
 
 // jsFunctionValue reports whether n is a value that takes the name it is
 // bound to.
-func jsFunctionValue(n *sitter.Node) bool {
+func (x *extraction) jsFunctionValue(n *sitter.Node) bool {
 	if n == nil {
 		return false
 	}
-	switch n.Type() {
+	switch x.typ(n) {
 	case "arrow_function", "function_expression", "generator_function", "class":
 		return true
 	}
@@ -83,13 +83,13 @@ func jsFunctionValue(n *sitter.Node) bool {
 
 // hookJS binds function values to names and applies export wrappers.
 func hookJS(x *extraction, n *sitter.Node) *def {
-	switch n.Type() {
+	switch x.typ(n) {
 	case "export_statement":
 		decl := n.ChildByFieldName("declaration")
 		if decl == nil {
 			return nil
 		}
-		if t := decl.Type(); t == "lexical_declaration" || t == "variable_declaration" {
+		if t := x.typ(decl); t == "lexical_declaration" || t == "variable_declaration" {
 			jsDeclarators(x, decl, func(d *def) { d.exportWrap = true; d.wrap(n) })
 			return nil
 		}
@@ -100,18 +100,18 @@ func hookJS(x *extraction, n *sitter.Node) *def {
 		jsDeclarators(x, n, func(d *def) { d.wrap(n) })
 	case "variable_declarator":
 		name, value := n.ChildByFieldName("name"), n.ChildByFieldName("value")
-		if name != nil && name.Type() == "identifier" && jsFunctionValue(value) {
+		if name != nil && x.typ(name) == "identifier" && x.jsFunctionValue(value) {
 			d := x.def(value)
 			d.setName(name)
 			d.wrap(n)
 		}
 	case "assignment_expression":
 		left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
-		if left == nil || !jsFunctionValue(right) {
+		if left == nil || !x.jsFunctionValue(right) {
 			return nil
 		}
 		d := x.def(right)
-		switch left.Type() {
+		switch x.typ(left) {
 		case "identifier":
 			d.setName(left)
 		case "member_expression":
@@ -124,7 +124,7 @@ func hookJS(x *extraction, n *sitter.Node) *def {
 		}
 		d.wrap(n)
 	case "pair":
-		if value := n.ChildByFieldName("value"); jsFunctionValue(value) {
+		if value := n.ChildByFieldName("value"); x.jsFunctionValue(value) {
 			d := x.def(value)
 			d.setName(n.ChildByFieldName("key"))
 			d.local = true
@@ -132,16 +132,16 @@ func hookJS(x *extraction, n *sitter.Node) *def {
 		}
 	case "public_field_definition", "field_definition":
 		value := n.ChildByFieldName("value")
-		if !jsFunctionValue(value) {
+		if !x.jsFunctionValue(value) {
 			return nil
 		}
 		d := x.def(value)
-		if n.Type() == "field_definition" {
+		if x.typ(n) == "field_definition" {
 			d.setName(n.ChildByFieldName("property"))
 		} else {
 			d.setName(n.ChildByFieldName("name"))
 		}
-		if m := childOfType(n, "accessibility_modifier"); m != nil && x.text(m) != "public" {
+		if m := x.childOfType(n, "accessibility_modifier"); m != nil && x.text(m) != "public" {
 			d.private = true
 		}
 		d.wrap(n)
@@ -156,11 +156,11 @@ func jsDeclarators(x *extraction, decl *sitter.Node, f func(*def)) {
 	count := int(decl.ChildCount())
 	for i := 0; i < count && i < maxChildren; i++ {
 		c := decl.Child(i)
-		if c.Type() != "variable_declarator" {
+		if x.typ(c) != "variable_declarator" {
 			continue
 		}
 		name, value := c.ChildByFieldName("name"), c.ChildByFieldName("value")
-		if name != nil && name.Type() == "identifier" && jsFunctionValue(value) {
+		if name != nil && x.typ(name) == "identifier" && x.jsFunctionValue(value) {
 			f(x.def(value))
 		}
 	}
@@ -173,7 +173,7 @@ var jsKinds = map[string]string{
 
 func describeJS(x *extraction, d *def) bool {
 	n := d.node
-	t := n.Type()
+	t := x.typ(n)
 	// A name from outside (const foo = ...) wins over the value's own.
 	name := d.nameNode
 	if name == nil {
@@ -212,7 +212,7 @@ func describeJS(x *extraction, d *def) bool {
 		d.decl = n.ChildByFieldName("body") == nil
 		// Class members are public unless private, protected or #private.
 		d.vis = visPublic
-		if m := childOfType(n, "accessibility_modifier"); m != nil && x.text(m) != "public" {
+		if m := x.childOfType(n, "accessibility_modifier"); m != nil && x.text(m) != "public" {
 			d.vis = visPrivate
 		}
 		if strings.HasPrefix(d.name, "#") {

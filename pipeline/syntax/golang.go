@@ -32,12 +32,12 @@ func describeGo(x *extraction, d *def) bool {
 	if goExported(d.name) {
 		d.vis = visPublic
 	}
-	switch n.Type() {
+	switch x.typ(n) {
 	case "type_spec":
 		d.isClass = true
 		d.kind = "struct"
 		t := n.ChildByFieldName("type")
-		if t != nil && t.Type() == "interface_type" {
+		if t != nil && x.typ(t) == "interface_type" {
 			d.kind = "interface"
 		}
 		// "type Name[T any] struct": the body is inside the type node.
@@ -72,7 +72,7 @@ func goReceiver(x *extraction, list *sitter.Node) string {
 	}
 	var t *sitter.Node
 	for i := 0; i < int(list.NamedChildCount()) && i < 8; i++ {
-		if c := list.NamedChild(i); c.Type() == "parameter_declaration" {
+		if c := list.NamedChild(i); x.typ(c) == "parameter_declaration" {
 			t = c.ChildByFieldName("type")
 			break
 		}
@@ -80,7 +80,7 @@ func goReceiver(x *extraction, list *sitter.Node) string {
 	// Peel pointers, parentheses and type arguments; bounded, because a
 	// hostile receiver can nest them arbitrarily.
 	for i := 0; t != nil && i < 16; i++ {
-		switch t.Type() {
+		switch x.typ(t) {
 		case "type_identifier":
 			return x.text(t)
 		case "pointer_type", "parenthesized_type":

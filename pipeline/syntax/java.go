@@ -27,10 +27,10 @@ func javaGrammar() *grammar {
 // hookJava marks anonymous class bodies.
 func hookJava(x *extraction, n *sitter.Node) *def {
 	var body *sitter.Node
-	if n.Type() == "enum_constant" {
+	if x.typ(n) == "enum_constant" {
 		body = n.ChildByFieldName("body")
 	} else {
-		body = childOfType(n, "class_body")
+		body = x.childOfType(n, "class_body")
 	}
 	if body != nil {
 		x.item(body, roleAnon)
@@ -51,7 +51,7 @@ var javaKinds = map[string]string{
 
 func describeJava(x *extraction, d *def) bool {
 	n := d.node
-	t := n.Type()
+	t := x.typ(n)
 	d.kind = javaKinds[t]
 	d.name = x.text(n.ChildByFieldName("name"))
 	d.isClass = t != "method_declaration" && t != "constructor_declaration" && t != "compact_constructor_declaration"
@@ -62,11 +62,11 @@ func describeJava(x *extraction, d *def) bool {
 		d.decl = true
 	}
 	d.vis = visInherit
-	if mods := childOfType(n, "modifiers"); mods != nil {
+	if mods := x.childOfType(n, "modifiers"); mods != nil {
 		switch {
-		case childOfType(mods, "public") != nil:
+		case x.childOfType(mods, "public") != nil:
 			d.vis = visPublic
-		case childOfType(mods, "private") != nil, childOfType(mods, "protected") != nil:
+		case x.childOfType(mods, "private") != nil, x.childOfType(mods, "protected") != nil:
 			d.vis = visPrivate
 		}
 	}

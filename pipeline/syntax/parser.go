@@ -150,6 +150,10 @@ func grammarFor(language string) (*grammar, error) {
 		return nil, fmt.Errorf("compile %s query: %w", language, err)
 	}
 	g.query = q
+	g.names = make([]string, g.lang.SymbolCount())
+	for i := range g.names {
+		g.names[i] = g.lang.SymbolName(sitter.Symbol(i))
+	}
 	g.roles = make([]role, q.CaptureCount())
 	for i := range g.roles {
 		g.roles[i] = roleNames[q.CaptureNameForId(uint32(i))]
@@ -189,6 +193,9 @@ type grammar struct {
 	source string
 	query  *sitter.Query
 	roles  []role
+	// names are the node type names by symbol: Node.Type allocates a Go
+	// string per call, a symbol lookup does not.
+	names []string
 	// bodyFields name the fields where a definition's body starts; the
 	// signature is the text before it.
 	bodyFields []string
@@ -200,6 +207,9 @@ type grammar struct {
 	// It returns the definition a sibling pattern's @outer should widen,
 	// or nil.
 	hook func(x *extraction, n *sitter.Node) *def
+	// bodilessTypes are node types that declare without a body; inside a
+	// function they are never entities (C and C++ "declaration").
+	bodilessTypes map[string]bool
 	// ctorByName marks a function named like its class as a constructor
 	// (C++ "A();" inside class A).
 	ctorByName bool
@@ -253,10 +263,22 @@ type def struct {
 
 // extraction holds the state of one Entities call.
 type extraction struct {
+	g          *grammar
 	src        []byte
 	defs       map[nodeKey]*def
 	order      []*def
 	namespaces map[string]bool // C++ namespace names declared in the file
+}
+
+// typ returns a node's type name, "" for nil.
+func (x *extraction) typ(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	if s := int(n.Symbol()); s < len(x.g.names) {
+		return x.g.names[s]
+	}
+	return ""
 }
 
 // text returns a node's source text.
@@ -280,7 +302,7 @@ const (
 
 // extract runs the grammar's query over the tree and names the matches.
 func (p *Parser) extract(g *grammar, tree *sitter.Tree, src []byte) []Entity {
-	x := &extraction{src: src, defs: map[nodeKey]*def{}}
+	x := &extraction{g: g, src: src, defs: map[nodeKey]*def{}}
 	p.qc.Exec(g.query, tree.RootNode())
 	for {
 		m, ok := p.qc.NextMatch()
@@ -410,7 +432,12 @@ func (x *extraction) name(g *grammar, defs []*def) []Entity {
 		if top.object {
 			d.local = true
 		}
-		if anonDepth > 0 || !g.describe(x, d) {
+		if anonDepth > 0 || top.function != "" && g.bodilessTypes[x.typ(d.node)] {
+			// Bodiless declarations inside a function are dropped below
+			// anyway; most are local variables, so do not describe them.
+			continue
+		}
+		if !g.describe(x, d) {
 			continue
 		}
 		if d.anon {
@@ -571,13 +598,13 @@ func clip(s string, n int) string {
 const maxChildren = 64
 
 // childOfType returns the first child of n (named or not) of type typ.
-func childOfType(n *sitter.Node, typ string) *sitter.Node {
+func (x *extraction) childOfType(n *sitter.Node, typ string) *sitter.Node {
 	if n == nil {
 		return nil
 	}
 	count := int(n.ChildCount())
 	for i := 0; i < count && i < maxChildren; i++ {
-		if c := n.Child(i); c != nil && c.Type() == typ {
+		if c := n.Child(i); c != nil && x.typ(c) == typ {
 			return c
 		}
 	}

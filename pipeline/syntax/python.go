@@ -31,7 +31,7 @@ func pythonGrammar() *grammar {
 
 func describePython(x *extraction, d *def) bool {
 	d.name = x.text(d.node.ChildByFieldName("name"))
-	switch d.node.Type() {
+	switch x.typ(d.node) {
 	case "class_definition":
 		d.kind, d.isClass = "class", true
 	default:

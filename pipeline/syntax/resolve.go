@@ -147,6 +147,7 @@ func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) 
 				}
 				return
 			}
+			br := newBlobReader(r)
 			p := NewParser()
 			defer p.Close()
 			p.SetTimeout(opt.parseTimeout())
@@ -154,7 +155,7 @@ func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) 
 				if ctx.Err() != nil {
 					continue
 				}
-				out, err := resolveFile(ctx, r, p, ch, &ch.Files[i], opt)
+				out, err := resolveFile(ctx, br, p, ch, &ch.Files[i], opt)
 				if err != nil {
 					fail(err)
 					continue
@@ -205,7 +206,7 @@ type side struct {
 
 // resolveFile resolves one file. A returned error means the repository is
 // unusable; problems of the file itself become a Skip.
-func resolveFile(ctx context.Context, r *diff.Repo, p *Parser, ch *diff.Change, f *diff.File, opt Options) (fileOutcome, error) {
+func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change, f *diff.File, opt Options) (fileOutcome, error) {
 	path := f.Path()
 	skip := func(reason, format string, args ...any) (fileOutcome, error) {
 		return fileOutcome{skip: &Skip{File: path, Reason: reason, Detail: fmt.Sprintf(format, args...)}}, nil
@@ -241,15 +242,16 @@ func resolveFile(ctx context.Context, r *diff.Repo, p *Parser, ch *diff.Change, 
 		if s == nil {
 			continue
 		}
-		src, err := r.ReadFile(s.rev, s.path)
+		limit := opt.maxFileSize()
+		src, err := r.read(s.rev, s.path, limit)
+		if size, ok := isTooLarge(err); ok {
+			return skip(SkipTooLarge, "%s at %s is %d bytes (limit %d)", s.path, short(s.rev), size, limit)
+		}
 		if errors.Is(err, diff.ErrNoSuchFile) {
 			return skip(SkipUnreadable, "%v", err)
 		}
 		if err != nil {
 			return fileOutcome{}, fmt.Errorf("resolve scopes: %w", err)
-		}
-		if limit := opt.maxFileSize(); limit > 0 && int64(len(src)) > limit {
-			return skip(SkipTooLarge, "%s at %s is %d bytes (limit %d)", s.path, short(s.rev), len(src), limit)
 		}
 		ents[i], err = p.EntitiesContext(ctx, s.language, src)
 		switch {

@@ -18,7 +18,7 @@ func resolveFixture(t *testing.T) (dir string, ch *diff.Change) {
 	r := newTestRepo(t)
 	big := "class Big {\n" + strings.Repeat("  int f;\n", 400) + "}\n"
 	base := r.commit(map[string]string{
-		"pkg/server.go": "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n}\nfunc (s *Server) Start() error {\n\treturn s.run()\n}\nfunc old() int {\n\treturn 1\n}\n",
+		"pkg/server.go":      "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n}\nfunc (s *Server) Start() error {\n\treturn s.run()\n}\nfunc old() int {\n\treturn 1\n}\n",
 		"pkg/server_test.go": "package pkg\nfunc TestA(t *testing.T) {}\n",
 		"lib/util.py":        "import os\nclass Cache:\n    def get(self, key):\n        return self.data[key]\n    def put(self, key, value):\n        self.data[key] = value\ndef helper():\n    return os.getcwd()\n",
 		"src/old.rs":         "pub fn gone() -> u8 {\n    7\n}\n",
@@ -28,7 +28,7 @@ func resolveFixture(t *testing.T) (dir string, ch *diff.Change) {
 		"README.md":          "# Server\n",
 	})
 	head := r.commit(map[string]string{
-		"pkg/server.go": "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n\tport int\n}\nfunc (s *Server) Start() error {\n\treturn s.listen()\n}\nfunc (s *Server) listen() error {\n\treturn nil\n}\n",
+		"pkg/server.go":      "package pkg\n// Server serves.\ntype Server struct {\n\taddr string\n\tport int\n}\nfunc (s *Server) Start() error {\n\treturn s.listen()\n}\nfunc (s *Server) listen() error {\n\treturn nil\n}\n",
 		"pkg/server_test.go": "package pkg\nfunc TestA(t *testing.T) { t.Log() }\n",
 		"lib/helpers.py":     "import os\nclass Cache:\n    def get(self, key):\n        return self.data.get(key)\n    def put(self, key, value):\n        self.data[key] = value\ndef helper():\n    return os.getcwd()\n",
 		"web/app.ts":         "export class App {\n  run = () => {\n    start();\n  };\n}\nconst VERSION = 1;\n",

@@ -31,12 +31,12 @@ var rustKinds = map[string]string{
 
 func describeRust(x *extraction, d *def) bool {
 	n := d.node
-	t := n.Type()
+	t := x.typ(n)
 	d.kind = rustKinds[t]
 	d.isClass = d.kind != "function"
 	d.decl = t == "function_signature_item"
 	d.vis = visInherit
-	if v := childOfType(n, "visibility_modifier"); v != nil {
+	if v := x.childOfType(n, "visibility_modifier"); v != nil {
 		// Only plain pub is public API; pub(crate) and pub(super) are not.
 		d.vis = visPrivate
 		if x.text(v) == "pub" {
@@ -65,7 +65,7 @@ func describeRust(x *extraction, d *def) bool {
 // Foo<T>, crate::a::Foo, &Foo and &mut Foo<T>.
 func rustTypeName(x *extraction, t *sitter.Node) string {
 	for i := 0; t != nil && i < 16; i++ {
-		switch t.Type() {
+		switch x.typ(t) {
 		case "type_identifier", "primitive_type":
 			return x.text(t)
 		case "generic_type", "reference_type", "pointer_type":
