@@ -18,7 +18,8 @@
 //
 // An entity's lines run from its first decorator, annotation or attribute
 // (and from its export, template<...> or "const x =" wrapper) to its last
-// line.
+// line. Comments before a definition are not part of it, so a changed doc
+// comment is file-level (a Python docstring, being inside, is not).
 //
 // # Naming rules
 //
@@ -120,15 +121,28 @@
 // # Performance and hostile input
 //
 // Definitions are found with one tree-sitter query per language, which
-// walks the tree in C; only the matches cross into Go. Naming then runs
-// over the matches sorted by position with an explicit stack of open
-// containers, so no step recurses on the input's nesting depth. Resolve
-// runs Options.Workers goroutines (GOMAXPROCS by default), each with one
-// Parser and one diff.Repo; trees, cursors and parsers are closed
-// explicitly, because their finalizers free C memory only at some later
-// garbage collection. Files larger than Options.MaxFileSize on either side
-// (2 MiB by default) and parses longer than Options.ParseTimeout are
-// skipped and reported, as are binary changes, unreadable files and
-// languages without a grammar. Names and signatures are made valid UTF-8
-// and bounded in length.
+// walks the tree in C; only the matches cross into Go. Every query pattern
+// is one node (or a short run of siblings: decorators, attributes), and
+// what needs a parent or a child is read in Go by the grammar's hook: a
+// pattern that waits for a child after a deep sibling keeps one cursor
+// state open per nesting level, which made hostile nesting quadratic.
+// Naming then runs over the matches sorted by position with an explicit
+// stack of open containers, so no step recurses on the input's nesting
+// depth, and dotted paths are clipped so that memory stays linear in it.
+//
+// Resolve runs Options.Workers goroutines (GOMAXPROCS by default), each
+// with one Parser and one diff.Repo. A worker decodes each commit's trees
+// once per change (diff.Repo.ReadFile would decode every tree on the path
+// for every file) and checks a blob's size before reading it. Trees,
+// cursors and parsers are closed explicitly: their finalizers would free C
+// memory only at some later garbage collection. The query walk costs about
+// 40% of a parse and the rest of the naming about 20%, so Resolve takes
+// about 1.6 times the bare parse of the same files (BenchmarkResolve,
+// BenchmarkBareParse).
+//
+// Files larger than Options.MaxFileSize on either side (2 MiB by default)
+// and parses longer than Options.ParseTimeout (30 s) are skipped and
+// reported, as are binary changes, unreadable files and languages without
+// a grammar. Names and signatures are made valid UTF-8 and bounded in
+// length.
 package syntax

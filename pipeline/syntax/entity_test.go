@@ -1,12 +1,15 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestEntities asserts every entity of each fixture: kind, qualified name,
@@ -300,5 +303,54 @@ func TestEnclosing(t *testing.T) {
 		if c != tt.class || f != tt.function {
 			t.Errorf("line %d: got (%q, %q), want (%q, %q)", tt.line, c, f, tt.class, tt.function)
 		}
+	}
+}
+
+func TestSupportedAndParseLanguage(t *testing.T) {
+	for _, l := range []string{"Python", "Go", "Java", "Rust", "C", "C/C++ Header", "C++", "TypeScript", "TSX", "JavaScript", "C#"} {
+		if !Supported(l) {
+			t.Errorf("Supported(%q) = false", l)
+		}
+	}
+	for _, l := range []string{"", "Kotlin", "Ruby", "python"} {
+		if Supported(l) {
+			t.Errorf("Supported(%q) = true", l)
+		}
+	}
+	tests := []struct{ path, language, want string }{
+		{"web/App.tsx", "TypeScript", "TSX"},
+		{"web/App.TSX", "TypeScript", "TSX"},
+		{"web/app.ts", "TypeScript", "TypeScript"},
+		{"web/app.jsx", "JavaScript", "JavaScript"},
+		{"include/a.h", "C/C++ Header", "C/C++ Header"},
+	}
+	for _, tt := range tests {
+		if got := ParseLanguage(tt.path, tt.language); got != tt.want {
+			t.Errorf("ParseLanguage(%q, %q) = %q, want %q", tt.path, tt.language, got, tt.want)
+		}
+	}
+}
+
+func TestParserErrors(t *testing.T) {
+	p := NewParser()
+	defer p.Close()
+	if _, err := p.Entities("Kotlin", []byte("fun main() {}")); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("Kotlin: got %v, want ErrUnsupported", err)
+	}
+	// A parse over its time limit fails with ErrTimeout, and the parser
+	// works again afterwards.
+	big := []byte(strings.Repeat("int f(int x) { return x + 1; }\n", 20000))
+	p.SetTimeout(time.Microsecond)
+	if _, err := p.Entities("C", big); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("tiny timeout: got %v, want ErrTimeout", err)
+	}
+	p.SetTimeout(0)
+	ents, err := p.Entities("C", []byte("int g(void) { return 0; }\n"))
+	if err != nil || len(ents) != 1 || ents[0].Function != "g" {
+		t.Fatalf("after a timeout: %+v, %v", ents, err)
+	}
+	p.Close()
+	if _, err := p.Entities("C", []byte("int g;")); err == nil {
+		t.Fatal("closed parser: no error")
 	}
 }

@@ -124,6 +124,10 @@ func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) 
 			todo = append(todo, i)
 		}
 	}
+	res := &Result{Scopes: []Scope{}, Files: []FileResult{}, Skipped: []Skip{}}
+	if len(todo) == 0 {
+		return res, ctx.Err()
+	}
 	outcomes := make([]fileOutcome, len(ch.Files))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -136,7 +140,7 @@ func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) 
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
-	for w := 0; w < min(opt.workers(), max(len(todo), 1)); w++ {
+	for w := 0; w < min(opt.workers(), len(todo)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -180,7 +184,6 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Scopes: []Scope{}, Files: []FileResult{}, Skipped: []Skip{}}
 	for _, o := range outcomes {
 		res.Scopes = append(res.Scopes, o.scopes...)
 		if o.file != nil {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
 )
@@ -115,5 +116,33 @@ func TestResolveBadRepo(t *testing.T) {
 	_, err := Resolve(context.Background(), t.TempDir(), ch, Options{})
 	if err == nil || !strings.Contains(err.Error(), "not a git repository") {
 		t.Fatalf("got %v, want a not-a-repository error", err)
+	}
+}
+
+// TestResolveTimeout: a parse over Options.ParseTimeout is a skip, not an
+// error, and the other files still resolve.
+func TestResolveTimeout(t *testing.T) {
+	r := newTestRepo(t)
+	huge := strings.Repeat("int f(int x) { return x + 1; }\n", 20000)
+	base := r.commit(map[string]string{"a/huge.c": huge, "a/small.py": "def f():\n    pass\n"})
+	head := r.commit(map[string]string{"a/huge.c": huge + "int g(void) { return 0; }\n", "a/small.py": "def f():\n    return 1\n"}, base)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(context.Background(), base.String(), head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(context.Background(), r.dir, ch, Options{Workers: 1, ParseTimeout: time.Microsecond, MaxFileSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].File != "a/huge.c" || res.Skipped[0].Reason != SkipTimeout {
+		t.Errorf("skipped %+v, want a/huge.c parse timeout", res.Skipped)
+	}
+	want := []Scope{{File: "a/small.py", Class: "", Function: "f", PreLines: []int{2}, PostLines: []int{2}}}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Errorf("scopes %+v, want %+v", res.Scopes, want)
 	}
 }
