@@ -75,6 +75,13 @@ func localRegistry(t *testing.T) (dir, reg string) {
 	if err := os.WriteFile(filepath.Join(dir, "eps", "tkep-0002.md"), ep, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	m, err := os.ReadFile("../../data/samples/tinykv/mapping.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mapping.md"), m, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	doc, err := os.ReadFile("../../docs/projects.md")
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +126,22 @@ func TestCollectLocalProject(t *testing.T) {
 		if !strings.Contains(errOut, line) {
 			t.Errorf("stderr lacks %q:\n%s", line, errOut)
 		}
+	}
+
+	// The curated mapping seeds the candidate; a later collect keeps the
+	// candidate's own, edited copy.
+	cm := filepath.Join(ws, "candidates", "tinykv-tkep-0002", "mapping.md")
+	got, _ := os.ReadFile(cm)
+	sample, _ := os.ReadFile(filepath.Join(dir, "mapping.md"))
+	if string(got) != string(sample) {
+		t.Errorf("candidate mapping.md is not the curated one")
+	}
+	os.WriteFile(cm, []byte("edited"), 0o644)
+	if _, errOut, code := runCLI(t, "collect", "--projects", reg, "--workspace", ws, "--offline"); code != 0 {
+		t.Fatalf("second collect: %s", errOut)
+	}
+	if got, _ := os.ReadFile(cm); string(got) != "edited" {
+		t.Errorf("a second collect overwrote the candidate's mapping.md")
 	}
 
 	out, _, code = runCLI(t, "candidates", "list", "--workspace", ws)

@@ -177,6 +177,11 @@ type Link struct {
 	Merge       string `yaml:"merge"`
 	// OpenPRs are competing open PRs known to the curator (criterion 4).
 	OpenPRs []int `yaml:"open_prs"`
+	// Mapping is a curator-written mapping artifact (docs/mapping-format.md),
+	// relative to the registry file. Collection copies it into a new
+	// candidate as mapping.md, which the map stage then keeps instead of
+	// drafting one; an existing mapping.md is never overwritten.
+	Mapping string `yaml:"mapping"`
 
 	// Parsed dates; zero when not given.
 	Created, Merged, First time.Time `yaml:"-"`

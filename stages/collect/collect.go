@@ -26,6 +26,8 @@
 package collect
 
 import (
+	"slices"
+
 	"github.com/goccy/go-yaml"
 
 	"bytes"
@@ -454,7 +456,7 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	if pr.keptIDs[id] {
 		return fmt.Errorf("candidate id %s is made twice; make eps.name tell the proposals apart", id)
 	}
-	if err := pr.writeCandidate(info, pa.ep); err != nil {
+	if err := pr.writeCandidate(info, pa.ep, pa.ref.link); err != nil {
 		return err
 	}
 	pr.keptIDs[id] = true
@@ -763,10 +765,15 @@ func (pr *projectRun) sourceLoC(ctx context.Context, sha string) (int64, error) 
 
 // writeCandidate writes candidate.json and the EP text, leaving files whose
 // content is unchanged untouched.
-func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP) error {
+func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP, link *registry.Link) error {
 	dir, err := pr.ws.CandidateDir(info.ID)
 	if err != nil {
 		return err
+	}
+	if link != nil && link.Mapping != "" {
+		if err := copyCuratedMapping(pr.reg.Resolve(link.Mapping), filepath.Join(dir, pipeline.MappingFile)); err != nil {
+			return pr.reg.Errorf(pr.p.Field(fmt.Sprintf("links.curated[%d].mapping", slices.Index(pr.p.Links.Curated, link))), "%v", err)
+		}
 	}
 	if err := writeIfChanged(filepath.Join(dir, info.EP.File), e.Text); err != nil {
 		return err
@@ -873,4 +880,18 @@ func Kept(info *pipeline.Info) (bool, []pipeline.Check) {
 		}
 	}
 	return len(failed) == 0, failed
+}
+
+// copyCuratedMapping gives a new candidate the curator's mapping artifact.
+// A mapping.md already in the candidate (drafted, or edited by hand since)
+// is kept: the registry only seeds it.
+func copyCuratedMapping(src, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return workspace.WriteFile(dst, data, 0o644)
 }
