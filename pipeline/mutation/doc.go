@@ -1,0 +1,40 @@
+// Package mutation makes incorrect alternative solutions of a task, mutants,
+// and holds the records the enhancement phase shares (issue 7; LoLBench
+// paper, Table 8): the mutant record, the kill matrix and the per-method
+// mutation-score report.
+//
+// A mutant is a complete alternative solution: the base tree plus a patch
+// that applies in place of the reference solution. It deliberately violates
+// one implementable EP section while keeping every pass-to-pass test
+// passing, and it carries a record a reviewer can judge without running
+// anything: the method, the section, the requirement clause it violates,
+// the reference and the mutated behaviour, a concrete diverging scenario and
+// why the two are not equivalent.
+//
+// Two methods here need no model, so that every task gets mutants offline:
+//
+//   - Mapped-section revert (Revert): every hunk of the reference solution
+//     that one section owns is reverted. Ownership comes from the mapping's
+//     Direct modifications rows matched to the changed scopes of rules 27
+//     and 28: a changed (file, class, function) scope belongs to the one
+//     block that lists it; file-level lines belong to a section only when
+//     exactly one block lists the file with a file-level row. A second
+//     variant keeps the signatures of the functions the section adds and
+//     gives them a body that returns zero values, so that callers in other
+//     sections still build.
+//   - Syntax operators (Operators, one file each, listed in Registry):
+//     small edits on the ADDED lines of the reference solution only, found
+//     with tree-sitter, in the spirit of PIT and SWE-smith's procedural
+//     modifiers: negate a condition, flip a comparison or its boundary,
+//     change an integer constant by one, return the type's zero value, delete
+//     a call statement, swap if/else bodies. Go, Python and Java.
+//
+// The three LLM methods of the paper (Section Revert, Requirement Mismatch,
+// Semantic Mutation) are driven by stages/mutate; their mutants become the
+// same Mutant records.
+//
+// Materialize turns mutated file contents into patches against the base
+// commit (through a temporary git repository, so the patches are git's) and
+// finds the reference lines each mutant changes, which per-test coverage
+// uses to run only the tests that reach them (as PIT does).
+package mutation
