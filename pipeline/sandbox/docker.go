@@ -436,7 +436,7 @@ func jobArchive(w io.Writer, job Job) error {
 		}
 	}
 	for _, dst := range sortedKeys(job.Mounts) {
-		if err := mkdir(dst); err != nil {
+		if err := mkdir(path.Dir(dst)); err != nil {
 			return err
 		}
 		src := job.Mounts[dst]

@@ -121,7 +121,7 @@ var tagBad = regexp.MustCompile(`[^a-z0-9_.-]+`)
 // 48 characters, never empty or starting with . or -.
 func tagPart(s string) string {
 	t := tagBad.ReplaceAllString(strings.ToLower(s), "-")
-	t = strings.TrimLeft(t, ".-")
+	t = strings.Trim(t, ".-")
 	if len(t) > 48 {
 		t = t[:40] + "-" + hash12(s)[:7]
 	}

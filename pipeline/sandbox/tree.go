@@ -54,6 +54,15 @@ func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
 	if err != nil {
 		return fmt.Errorf("tree of %s: %w", g.Commit, err)
 	}
+	// The prefix folder gets an entry of its own: left implicit, the engine
+	// would create it with the current time, and a COPY of it would never
+	// match the build cache (a Harbor Dockerfile built from the same tree
+	// could not reuse the environment layer).
+	if prefix != "" {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: prefix, Mode: 0o755, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
+			return err
+		}
+	}
 	dirs := map[string]bool{}
 	var mkdirs func(d string) error
 	mkdirs = func(d string) error {
@@ -133,6 +142,11 @@ func (d DirTree) Key() string { return d.ID }
 
 // WriteTar implements Tree.
 func (d DirTree) WriteTar(tw *tar.Writer, prefix string) error {
+	if prefix != "" {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: prefix, Mode: 0o755, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
+			return err
+		}
+	}
 	return filepath.WalkDir(d.Dir, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -129,7 +129,7 @@ func noF2PReason(rep *Report) string {
 	case rep.After.TimedOut:
 		why = "the runs after the reference solution did not finish in time"
 	case passedAfter == 0 && len(rep.After.Runs) > 0:
-		why = fmt.Sprintf("no test passes after the reference solution (run 1: %s)", orNone(rep.After.Runs[0].Reason, string(rep.After.Runs[0].Status)))
+		why = fmt.Sprintf("no test passes after the reference solution (run 1: %s)", rep.After.Runs[0].describe())
 	default:
 		why = fmt.Sprintf("every test that passes after the reference solution also passes before it (%d pass-to-pass, %d fail on both sides, %d broken by the solution, %d flaky)",
 			len(rep.PassToPass), len(rep.FailBoth), len(rep.Broken), len(rep.Flaky))
@@ -137,11 +137,22 @@ func noF2PReason(rep *Report) string {
 	return "no fail-to-pass test: " + why
 }
 
-func orNone(s, alt string) string {
-	if s == "" {
-		return alt
+// describe says how a run ended: "exit code 1, 7 error; reason".
+func (r Run) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit code %d", r.Exit.Code)
+	for _, s := range []results.Status{results.Passed, results.Failed, results.Error, results.Skipped} {
+		if n := r.Counts[s]; n > 0 {
+			fmt.Fprintf(&b, ", %d %s", n, s)
+		}
 	}
-	return s
+	if len(r.Counts) == 0 {
+		b.WriteString(", no results")
+	}
+	if r.Reason != "" {
+		b.WriteString("; " + r.Reason)
+	}
+	return b.String()
 }
 
 func sideResults(s Side) [][]results.Result {

@@ -157,6 +157,9 @@ func Write(dir string, t *Task) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
 	if err := write(tmp, t); err != nil {
 		return fmt.Errorf("harbor task %s: %w", t.ID, err)
 	}

@@ -1,0 +1,174 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+)
+
+// entries lists a tar's entries as "name type mode size sha" lines, sorted.
+func entries(t *testing.T, data []byte) []string {
+	t.Helper()
+	tr := tar.NewReader(bytes.NewReader(data))
+	var out []string
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(tr)
+		out = append(out, fmt.Sprintf("%s %c %o %d %x %s %s", h.Name, h.Typeflag, h.Mode, h.Size, sha256.Sum256(body), h.Linkname, h.ModTime.UTC()))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func tarOf(t *testing.T, tree Tree, prefix string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	if err := tree.WriteTar(tw, prefix); err != nil {
+		t.Fatal(err)
+	}
+	tw.Close()
+	return buf.Bytes()
+}
+
+// TestGitTreeAndDirTreeAgree: the base tree written from git (layer 2) and
+// from a task's environment/repo folder (Harbor's Dockerfile) are the same
+// archive entries, so the engine's build cache serves the Harbor build from
+// the layers lolbench build made.
+func TestGitTreeAndDirTreeAgree(t *testing.T) {
+	ty := newToy(t, toyRecipe())
+	g := tarOf(t, GitTree{Repo: ty.repo, Commit: ty.base}, "repo/")
+	dir := t.TempDir()
+	if err := Extract(bytes.NewReader(g), dir, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	d := tarOf(t, DirTree{Dir: filepath.Join(dir, "repo")}, "repo/")
+	ge, de := entries(t, g), entries(t, d)
+	if strings.Join(ge, "\n") != strings.Join(de, "\n") {
+		t.Fatalf("git tree:\n%s\n\ndir tree:\n%s", strings.Join(ge, "\n"), strings.Join(de, "\n"))
+	}
+	if !strings.HasPrefix(ge[0], "repo/ 5 755 0 ") {
+		t.Fatalf("the prefix folder has no entry of its own: %s", ge[0])
+	}
+}
+
+func TestExtractRefusesEscapes(t *testing.T) {
+	build := func(hs ...*tar.Header) []byte {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, h := range hs {
+			tw.WriteHeader(h)
+			if h.Typeflag == tar.TypeReg {
+				tw.Write(make([]byte, h.Size))
+			}
+		}
+		tw.Close()
+		return buf.Bytes()
+	}
+	t.Run("dot-dot stays inside", func(t *testing.T) {
+		root := t.TempDir()
+		dir := filepath.Join(root, "in")
+		if err := Extract(bytes.NewReader(build(&tar.Header{Name: "../../escaped", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644})), dir, 100); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "escaped")); err != nil {
+			t.Fatalf("entry not cleaned into the folder: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "escaped")); err == nil {
+			t.Fatal("entry escaped the folder")
+		}
+	})
+	t.Run("no write through a link", func(t *testing.T) {
+		outside := t.TempDir()
+		dir := t.TempDir()
+		err := Extract(bytes.NewReader(build(
+			&tar.Header{Name: "link", Typeflag: tar.TypeSymlink, Linkname: outside},
+			&tar.Header{Name: "link/pwned", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644},
+		)), dir, 100)
+		if err == nil || !strings.Contains(err.Error(), "is a symbolic link") {
+			t.Fatalf("err = %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
+			t.Fatal("wrote through a symbolic link")
+		}
+	})
+	t.Run("size cap", func(t *testing.T) {
+		err := Extract(bytes.NewReader(build(&tar.Header{Name: "big", Typeflag: tar.TypeReg, Size: 101, Mode: 0o644})), t.TempDir(), 100)
+		if err == nil || err.Error() != "extract: more than 100 bytes" {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func TestHarborDockerfile(t *testing.T) {
+	r := recipe.Recipe{Image: "python:3.12-slim", Packages: []string{"make", "git"}, Install: []string{"pip install -e '.[test]'"},
+		Env: map[string]string{"PIP_NO_INDEX": "1", "Q": `a "$b"`}, Test: recipe.Test{Command: "pytest {tests}", Format: "junit"}}
+	r = r.Defaults()
+	got := HarborDockerfile(r, "0123456789abcdef0123456789abcdef01234567", "proj-ep-1")
+	want := `# Built by lolbench: the repository at the PR's base commit, in /testbed,
+# with its dependencies installed. No network is needed once it is built.
+FROM python:3.12-slim
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git make && rm -rf /var/lib/apt/lists/*
+RUN id -u lolbench >/dev/null 2>&1 || useradd -m -s /bin/sh lolbench || adduser -D -s /bin/sh lolbench
+ENV PIP_NO_INDEX="1"
+ENV Q="a \"\$b\""
+LABEL org.lolbench.layer=base
+COPY --chown=lolbench:lolbench repo/ /testbed/
+WORKDIR /testbed
+USER lolbench
+RUN ` + SnapshotScript() + `
+RUN ["/bin/sh", "-c", "pip install -e '.[test]'"]
+LABEL org.lolbench.layer=env org.lolbench.base-commit=0123456789abcdef0123456789abcdef01234567
+LABEL org.lolbench.layer=task org.lolbench.task="proj-ep-1"
+`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	root := r
+	root.User = "root"
+	if df := HarborDockerfile(root, "b", "t"); strings.Contains(df, "useradd") || strings.Contains(df, "USER ") || strings.Contains(df, "--chown") {
+		t.Fatalf("a root recipe creates or switches users:\n%s", df)
+	}
+}
+
+func TestImageNames(t *testing.T) {
+	r := toyRecipe().Defaults()
+	spec := Spec{Project: "My Project!", Task: "proj-ep-0001", Base: "0123456789abcdef0123456789abcdef01234567", Recipe: r, Tree: DirTree{ID: "x"}}
+	env := envImageName(spec)
+	if !strings.HasPrefix(env, "lolbench/env:my-project-0123456789ab-") || len(env) != len("lolbench/env:my-project-0123456789ab-")+12 {
+		t.Fatalf("env image %s", env)
+	}
+	spec2 := spec
+	spec2.Task = "proj-ep-0002"
+	if envImageName(spec2) != env {
+		t.Fatal("two tasks of one repository, base commit and recipe get different environment images")
+	}
+	spec2.Recipe.Install = []string{"make"}
+	if envImageName(spec2) == env {
+		t.Fatal("a different recipe reuses the environment image")
+	}
+	if EnvKey(r, spec.Base) != EnvKey(r, spec.Base) || !strings.HasPrefix(EnvKey(r, spec.Base), "0123456789ab-") {
+		t.Fatalf("EnvKey %s", EnvKey(r, spec.Base))
+	}
+	for in, want := range map[string]string{"": "x", "..--A_b.c": "a_b.c", strings.Repeat("a", 60): strings.Repeat("a", 40) + "-"} {
+		got := tagPart(in)
+		if !strings.HasPrefix(got, want) || len(got) > 48 {
+			t.Errorf("tagPart(%q) = %q", in, got)
+		}
+	}
+}
