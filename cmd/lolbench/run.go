@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/registry"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages"
+)
+
+// RunOptions are the parsed flags of `lolbench run`.
+type RunOptions struct {
+	Workspace  string
+	Projects   string // registry; "" or absent file: no collection
+	Offline    bool
+	From, To   string
+	Only       []string
+	Force      bool
+	Jobs       int
+	Shard      pipeline.Shard
+	Executor   string
+	SkipReview bool
+	LLMConfig  string
+	ReplayOnly bool
+	JSON       bool
+}
+
+// NewCmdRun runs the whole method over a workspace, like make.
+func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	opts := &RunOptions{}
+	var only, shard string
+	cmd := &cobra.Command{
+		Use:   "run --workspace DIR [--from STAGE] [--to STAGE] [--only ID,...] [--force] [--jobs N]",
+		Short: "Run the pipeline over every candidate, rerunning only what changed",
+		Long: `Run executes the stages in order over the workspace:
+
+  ` + strings.Join(stages.Names, ", ") + `
+
+like make: each stage records a fingerprint of what it read (input files,
+configuration, prompt templates, tool version) and of the stage before it,
+so a rerun skips up-to-date stages and reruns a stage, and everything after
+it, when anything it read changed. A hand-edited mapping.md reruns validate
+and everything after it, for that candidate only. A candidate rejected at a
+stage stops there, with the reason recorded (lolbench status). Results are
+written atomically: a run killed at any moment and started again loses
+nothing.
+
+Without an LLM endpoint the LLM stages are skipped with one line naming the
+variables to set, and the deterministic stages still run. Collection runs
+when --projects names a registry. --shard i/n processes one deterministic
+slice of the candidates, so that n workers can share a workspace
+(deploy/README.md).`,
+		Example: `  lolbench run --workspace work --projects data/projects.yaml
+  lolbench run --workspace work --from validate --only cpython-pep-0617
+  lolbench run --workspace /work --from map --to build --shard 3/8 --jobs 2`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if only != "" {
+				for _, id := range strings.Split(only, ",") {
+					id = strings.TrimSpace(id)
+					if err := workspace.ValidID(id); err != nil {
+						return fmt.Errorf("--only: %w", err)
+					}
+					opts.Only = append(opts.Only, id)
+				}
+			}
+			if shard != "" {
+				s, err := pipeline.ParseShard(shard)
+				if err != nil {
+					return err
+				}
+				opts.Shard = s
+			}
+			if opts.Jobs < 1 {
+				return fmt.Errorf("--jobs %d: want at least 1", opts.Jobs)
+			}
+			if opts.Executor != "auto" && opts.Executor != "docker" && opts.Executor != "local" {
+				return fmt.Errorf("--executor %q: auto, docker or local", opts.Executor)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRun(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder (created when absent)")
+	fl.StringVar(&opts.Projects, "projects", "", "projects registry; when given, the run starts with collection")
+	fl.BoolVar(&opts.Offline, "offline", false, "collect from existing clones and local EP folders only")
+	fl.StringVar(&opts.From, "from", "", "first stage to run ("+strings.Join(stages.Names, ", ")+")")
+	fl.StringVar(&opts.To, "to", "", "last stage to run")
+	fl.StringVar(&only, "only", "", "run only these candidates (comma-separated ids)")
+	fl.BoolVar(&opts.Force, "force", false, "rerun stages even when they are up to date")
+	fl.IntVar(&opts.Jobs, "jobs", 1, "candidates processed in parallel")
+	fl.StringVar(&shard, "shard", "", "process only shard i of n (i/n, 0-based)")
+	fl.StringVar(&opts.Executor, "executor", "auto", "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)")
+	fl.BoolVar(&opts.SkipReview, "skip-review", false, "leave out the expert-review gate (for demos; a dataset needs lolbench review)")
+	fl.StringVar(&opts.LLMConfig, "llm-config", "", "YAML file with the LLM configuration")
+	fl.BoolVar(&opts.ReplayOnly, "replay-only", false, "serve every LLM answer from the workspace's records")
+	fl.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
+	ws, err := workspace.Open(opts.Workspace, true)
+	if err != nil {
+		return err
+	}
+	cfg := stages.Config{Offline: opts.Offline, SkipReview: opts.SkipReview, Recipe: registryRecipe(opts.Projects)}
+	if opts.Projects != "" {
+		if cfg.Registry, err = registry.Load(opts.Projects); err != nil {
+			return err
+		}
+	}
+	cfg.LLM, err = optionalLLM(f, ws, opts.LLMConfig, opts.ReplayOnly)
+	if err != nil {
+		return err
+	}
+	ex, closeEx, err := pickExecutor(ctx, f, opts.Executor)
+	if err != nil {
+		return err
+	}
+	defer closeEx()
+	cfg.Executor = ex
+
+	plan := stages.Plan(cfg)
+	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
+	progress := newRunProgress(f.IO.ErrOut, f.IO.ErrTTY, len(plan.Each))
+	sum, runErr := pipeline.Run(ctx, env, plan, pipeline.RunOptions{
+		From: opts.From, To: opts.To, Only: opts.Only, Jobs: opts.Jobs, Shard: opts.Shard,
+		Observe: progress.observe,
+	})
+	progress.wait()
+	if sum == nil {
+		return runErr
+	}
+	if opts.JSON {
+		if err := printJSON(f.IO.Out, sum); err != nil {
+			return err
+		}
+	} else if err := printStatusTable(f.IO.Out, ws, summaryIDs(sum)); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	for _, c := range sum.Candidates {
+		if c.Err != "" {
+			return fmt.Errorf("candidate %s: %s", c.ID, c.Err)
+		}
+		for _, o := range c.Outcomes {
+			if o.Result == pipeline.Failed {
+				return fmt.Errorf("candidate %s: stage %s failed: %s", c.ID, o.Stage, o.Reason)
+			}
+		}
+	}
+	return nil
+}
+
+func summaryIDs(sum *pipeline.Summary) []string {
+	ids := make([]string, len(sum.Candidates))
+	for i, c := range sum.Candidates {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// optionalLLM opens the LLM client when an endpoint is configured, and
+// returns nil otherwise: the LLM stages then skip with the line that names
+// the variables to set.
+func optionalLLM(f *Factory, ws *workspace.Workspace, file string, replayOnly bool) (*llm.Client, error) {
+	getenv := f.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, err := llm.Resolve(file, getenv, llm.Config{ReplayOnly: replayOnly})
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); errors.Is(err, llm.ErrNoEndpoint) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", args...) }
+	return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
+}
+
+// pickExecutor opens the docker executor, or the local one; "auto" uses
+// docker when an engine answers and says so when it falls back.
+func pickExecutor(ctx context.Context, f *Factory, name string) (sandbox.Executor, func(), error) {
+	if name != "auto" {
+		return newExecutor(ctx, f, name)
+	}
+	ex, closeEx, err := newExecutor(ctx, f, "docker")
+	if err == nil {
+		return ex, closeEx, nil
+	}
+	fmt.Fprintf(f.IO.ErrOut, "no Docker engine answers (%v); using the local executor\n", err)
+	return newExecutor(ctx, f, "local")
+}
+
+// runProgress shows a run: on a terminal, one bar per stage (candidates
+// done) and one per candidate (stages done); otherwise one plain line per
+// finished stage.
+type runProgress struct {
+	mu     sync.Mutex
+	w      io.Writer
+	p      *mpb.Progress
+	stages int
+	bars   map[string]*mpb.Bar
+	names  map[string]string // candidate -> stage it is in
+}
+
+func newRunProgress(w io.Writer, tty bool, stagesPerCandidate int) *runProgress {
+	r := &runProgress{w: w, stages: stagesPerCandidate, bars: map[string]*mpb.Bar{}, names: map[string]string{}}
+	if tty {
+		r.p = mpb.New(mpb.WithOutput(w), mpb.WithRefreshRate(150*time.Millisecond))
+	}
+	return r
+}
+
+func (r *runProgress) observe(e pipeline.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.p == nil {
+		if e.Done != nil {
+			fmt.Fprintln(r.w, outcomeLine(e))
+		}
+		return
+	}
+	key := "candidate " + e.Candidate
+	if e.Candidate == "" {
+		key = "stage " + e.Stage.Name()
+	}
+	bar := r.bars[key]
+	if bar == nil {
+		total := int64(r.stages)
+		if e.Candidate == "" {
+			total = 1
+		}
+		name := key
+		bar = r.p.AddBar(total,
+			mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR), decor.Any(func(decor.Statistics) string {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				return r.names[name]
+			}, decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(decor.CountersNoUnit("%d/%d")))
+		r.bars[key] = bar
+	}
+	if e.Done == nil {
+		r.names[key] = e.Stage.String()
+		return
+	}
+	r.names[key] = string(e.Done.Result)
+	bar.Increment()
+	if e.Done.Result == pipeline.Rejected || e.Done.Result == pipeline.Failed {
+		bar.Abort(false)
+	}
+}
+
+func (r *runProgress) wait() {
+	if r.p == nil {
+		return
+	}
+	for _, b := range r.bars {
+		if !b.Completed() {
+			b.Abort(false)
+		}
+	}
+	r.p.Wait()
+}
+
+// outcomeLine is the plain form of a finished stage.
+func outcomeLine(e pipeline.Event) string {
+	who := e.Candidate
+	if who == "" {
+		who = "workspace"
+	}
+	o := e.Done
+	line := fmt.Sprintf("%s: %s %s", who, o.Stage, o.Result)
+	if o.UpToDate {
+		line += " (up to date)"
+	} else if o.Duration > 0 {
+		line += fmt.Sprintf(" (%s)", o.Duration.Round(10*time.Millisecond))
+	}
+	if o.Reason != "" {
+		line += ": " + o.Reason
+	}
+	return line
+}
+
+// printStatusTable prints, per candidate, the last stage passed, the
+// current state and the reason for a rejection or skip.
+func printStatusTable(w io.Writer, ws *workspace.Workspace, ids []string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CANDIDATE\tLAST PASSED\tSTATE\tREASON")
+	for _, id := range ids {
+		row, err := candidateState(ws, id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.ID, dash(row.LastPassed), row.State, row.Reason)
+	}
+	return tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

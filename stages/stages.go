@@ -1,0 +1,101 @@
+// Package stages holds the ordered list of the method's stages. Each stage
+// is a package of its own; this file only says in which order they run,
+// and why.
+package stages
+
+import (
+	"context"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/registry"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/stages/audit"
+	"github.com/lolbench/lolbench/stages/build"
+	"github.com/lolbench/lolbench/stages/collect"
+	"github.com/lolbench/lolbench/stages/export"
+	"github.com/lolbench/lolbench/stages/mapdraft"
+	"github.com/lolbench/lolbench/stages/rank"
+	"github.com/lolbench/lolbench/stages/review"
+	"github.com/lolbench/lolbench/stages/validate"
+)
+
+// Config is what the stages of a full run need from the command line.
+type Config struct {
+	// Registry is the projects registry; nil leaves collection out (the
+	// workspace already holds its candidates).
+	Registry *registry.Registry
+	Offline  bool
+	// LLM is the model client; nil makes every LLM stage skip with the
+	// line that names the variables to set.
+	LLM *llm.Client
+	// Executor runs the task environments (docker, or local).
+	Executor sandbox.Executor
+	// Recipe finds a candidate's recipe outside its folder.
+	Recipe func(*pipeline.Info) (*recipe.Recipe, error)
+	// SkipReview leaves the expert-review gate out (the demo): candidates
+	// go on to task construction without a review record.
+	SkipReview bool
+}
+
+// Names lists every stage in run order, including the optional ones.
+var Names = []string{"collect", "map", "validate", "audit", "rank", "review", "build", "export"}
+
+// Plan returns the ordered stages of a full run.
+func Plan(cfg Config) *pipeline.Plan {
+	p := &pipeline.Plan{}
+	// collect: everything starts from EP–PR pairs that meet the criteria
+	// (paper §3.1).
+	if cfg.Registry != nil {
+		p.Before = append(p.Before, &collect.Stage{Registry: cfg.Registry, Offline: cfg.Offline})
+	}
+	p.Each = append(p.Each,
+		// map: the mapping artifact aligns sections with the changes
+		// (§3.2); a curator-written mapping.md is kept.
+		&mapdraft.Stage{LLM: cfg.LLM},
+		// validate: the 28 static rules gate the mapping before any
+		// model judges it, because they are free and exact.
+		validate.Stage{},
+		// audit: the eight semantic rules need a validated artifact.
+		&audit.Stage{LLM: cfg.LLM},
+		// rank: the judge scores only mappings that passed both gates.
+		&rank.Stage{LLM: cfg.LLM},
+	)
+	if !cfg.SkipReview {
+		// review: a retained candidate waits for an expert's decision.
+		p.Each = append(p.Each, review.Stage{})
+	}
+	// build: only a retained, reviewed candidate is worth the Docker time
+	// of task construction (§3.3).
+	p.Each = append(p.Each, &build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe})
+	// export: the built tasks as Harbor folders and SWE-bench JSONL.
+	p.After = append(p.After, &exportAll{})
+	return p
+}
+
+// exportAll writes both export formats as the one "export" stage of a run.
+type exportAll struct {
+	Harbor, SWEBench export.Stage
+}
+
+func (*exportAll) Name() string   { return "export" }
+func (*exportAll) String() string { return "exporting tasks" }
+
+func (e *exportAll) Run(ctx context.Context, env *pipeline.Env) error {
+	e.Harbor.Format, e.SWEBench.Format = export.Harbor, export.SWEBench
+	if err := e.Harbor.Run(ctx, env); err != nil {
+		return err
+	}
+	return e.SWEBench.Run(ctx, env)
+}
+
+// Exports returns the export stage of a plan, to report where it wrote.
+func Exports(p *pipeline.Plan) (harbor, swebench *export.Stage) {
+	for _, s := range p.After {
+		if e, ok := s.(*exportAll); ok {
+			return &e.Harbor, &e.SWEBench
+		}
+	}
+	return nil, nil
+}
