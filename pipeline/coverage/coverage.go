@@ -254,6 +254,10 @@ type Result struct {
 	// Tests maps each test to the target lines it covers (only the tests
 	// the adapter saw; a test that covers nothing maps to no lines).
 	Tests map[string]Lines `json:"tests,omitempty"`
+	// Setup are target lines run outside every test (Python module bodies
+	// run when pytest collects): every suite covers them, and a mutant
+	// that touches them needs every test.
+	Setup Lines `json:"setup,omitempty"`
 	// Uncovered are the union's uncovered spans, largest first.
 	Uncovered []Span `json:"uncovered"`
 	// Functions is the statement coverage of the changed files'
@@ -276,10 +280,12 @@ func (r *Result) Suite(name string) *Suite {
 }
 
 // Reaching returns the tests whose per-test coverage includes any of lines,
-// sorted, and false when there is no per-test coverage (then every test
-// must run).
+// sorted, and false when per-test coverage cannot tell: there is none, or
+// lines include setup lines or lines that are not executable target lines
+// (a declaration, a constant), which no line coverage sees being used.
+// Then every test must run.
 func (r *Result) Reaching(lines Lines) ([]string, bool) {
-	if !r.PerTest {
+	if !r.PerTest || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
 		return nil, false
 	}
 	var out []string
@@ -348,6 +354,7 @@ func Load(c *pipeline.Candidate) (*Result, error) {
 	for t, l := range r.Tests {
 		r.Tests[t] = l.Normalize()
 	}
+	r.Setup = r.Setup.Normalize()
 	for i := range r.Suites {
 		r.Suites[i].Lines = r.Suites[i].Lines.Normalize()
 	}

@@ -88,6 +88,39 @@ type Recipe struct {
 	User string `yaml:"user,omitempty" json:"user,omitempty"`
 	// Limits bound every container.
 	Limits Limits `yaml:"limits,omitempty" json:"limits,omitempty"`
+	// Build is a shell command run in /testbed that builds the project
+	// without running its tests; the mutate stage drops a mutant on which
+	// it fails (issue 7). Empty: the coverage adapter's default for the
+	// language (Go: go build ./...; Python: py_compile of the changed
+	// files; Java: none).
+	Build string `yaml:"build,omitempty" json:"build,omitempty"`
+	// Coverage says how line coverage is measured (issue 7); the zero
+	// value means the adapter of the candidate's language.
+	Coverage Coverage `yaml:"coverage,omitempty" json:"coverage,omitzero"`
+}
+
+// Coverage adapters a recipe may name (pipeline/coverage).
+const (
+	CoverageGo     = "go"
+	CoveragePython = "python"
+	CoverageJaCoCo = "jacoco"
+)
+
+// Coverage configures the coverage adapter (pipeline/coverage). Go and
+// Python need nothing: their adapters run go test -cover and coverage.py
+// themselves. JaCoCo needs the command that runs tests with the JaCoCo
+// agent and writes an XML report, and the report's path.
+type Coverage struct {
+	// Adapter is go, python or jacoco; empty: by the candidate's language.
+	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
+	// Command runs the selected tests with coverage (jacoco), in /testbed;
+	// Placeholder ({tests}) is replaced by one shell word holding the
+	// tests as Class#method items joined by commas (Maven Surefire's
+	// -Dtest syntax): "mvn -q test jacoco:report -Dtest={tests}".
+	Command string `yaml:"command,omitempty" json:"command,omitempty"`
+	// Report is the XML report the command writes, relative to /testbed:
+	// "target/site/jacoco/jacoco.xml".
+	Report string `yaml:"report,omitempty" json:"report,omitempty"`
 }
 
 // Test is the test command and how its results are read.
@@ -246,7 +279,48 @@ func (r *Recipe) Validate() error {
 	if l.AgentTimeoutSec < 0 || l.AgentTimeoutSec > 7*86400 {
 		bad("limits.agent_timeout_sec", "%d is outside 1..604800", l.AgentTimeoutSec)
 	}
+	if strings.ContainsRune(r.Build, 0) {
+		bad("build", "contains a NUL byte")
+	}
+	c := r.Coverage
+	switch c.Adapter {
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo:
+	default:
+		bad("coverage.adapter", "%q is not one of %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo)
+	}
+	if strings.ContainsRune(c.Command, 0) {
+		bad("coverage.command", "contains a NUL byte")
+	}
+	if c.Report != "" {
+		switch {
+		case !resultsRE.MatchString(c.Report) || strings.ContainsAny(c.Report, "*?[]"):
+			bad("coverage.report", "%q may hold only letters, digits and . _ - /", c.Report)
+		case !strings.HasSuffix(c.Report, ".xml"):
+			bad("coverage.report", "%q must be an .xml file", c.Report)
+		case strings.HasPrefix(c.Report, "/"):
+			bad("coverage.report", "%q must be relative to %s", c.Report, Workdir)
+		case slicesContains(strings.Split(c.Report, "/"), ".."):
+			bad("coverage.report", "%q leaves %s", c.Report, Workdir)
+		}
+	}
+	if c.Adapter == CoverageJaCoCo {
+		if !strings.Contains(c.Command, Placeholder) {
+			bad("coverage.command", "missing or without the %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
+		}
+		if c.Report == "" {
+			bad("coverage.report", "missing: the jacoco adapter reads the XML report there")
+		}
+	}
 	return errors.Join(errs...)
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Defaults returns a copy of the recipe with every left-out field set to

@@ -1,0 +1,186 @@
+package coverage
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestExecutable(t *testing.T) {
+	cases := []struct {
+		lang      string
+		src       string
+		lines     []int
+		columns   []int
+		wantError string
+	}{
+		{lang: "Go", src: `package p
+
+import "fmt"
+
+// X is a constant: no code.
+const X = 1
+
+var y = f() // package level: not instrumented
+
+type T struct{ a int }
+
+func f(a int) (int, error) {
+	// a comment
+	var z int
+	const k = 2
+	if a < 3 && !ok {
+		g(a)
+	} else if a > 9 {
+		return 0, fmt.Errorf("x")
+	}
+	x := 5; x++
+	switch {
+	case a >= 2:
+		x--
+	}
+	for i := 0; i <= 10; i++ { h() }
+	return x - 1,
+		nil
+}
+`, lines: []int{14, 16, 17, 18, 19, 21, 22, 24, 26, 27}, columns: []int{2, 2, 3, 9, 3, 2, 2, 3, 2, 2}},
+		{lang: "Python", src: `"""Doc."""
+import os
+from a import b
+X = 1
+
+
+class A:
+    """Doc."""
+    y = 2
+
+    @staticmethod
+    def f(a):
+        """doc"""
+        global Z
+        if a < 3 and not ok:
+            g(a)
+        elif a:
+            pass
+        else:
+            return 0
+        try:
+            x = [1,
+                 2]
+        except E as e:
+            raise
+        return a - 1
+`, lines: []int{4, 9, 15, 16, 17, 18, 20, 22, 24, 25, 26}, columns: []int{1, 5, 9, 13, 9, 13, 13, 13, 9, 13, 9}},
+		{lang: "Java", src: `package p;
+import java.util.List;
+public class X {
+    private int n = 3;
+    public X() { super(); }
+    public boolean f(int a) {
+        int y;
+        int z = a + 1;
+        if (a < 3 && !ok) {
+            g(a);
+        } else {
+            return false;
+        }
+        Runnable r = () -> { h(); };
+        for (int i = 0; i <= 10; i++) h();
+        try {
+            throw new E();
+        } finally {
+            y = 1;
+        }
+    }
+}
+`, lines: []int{5, 8, 9, 10, 12, 14, 15, 17, 19}, columns: []int{18, 9, 9, 13, 13, 9, 9, 13, 13}},
+		{lang: "Rust", src: "fn main() {}\n", wantError: "executable lines: no grammar for Rust"},
+	}
+	for _, c := range cases {
+		lines, cols, err := Executable(context.Background(), c.lang, []byte(c.src))
+		if c.wantError != "" {
+			if err == nil || err.Error() != c.wantError {
+				t.Errorf("%s: error %v, want %q", c.lang, err, c.wantError)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.lang, err)
+		}
+		if !reflect.DeepEqual(lines, c.lines) || !reflect.DeepEqual(cols, c.columns) {
+			t.Errorf("%s: lines %v columns %v\nwant lines %v columns %v", c.lang, lines, cols, c.lines, c.columns)
+		}
+	}
+}
+
+func TestExecutableHostile(t *testing.T) {
+	// Deep nesting must not recurse; broken syntax must not panic.
+	deep := "package p\nfunc f() {\n" + strings.Repeat("{", 20000) + strings.Repeat("}", 20000) + "\n}\n"
+	for _, src := range []string{deep, "func (", "\x00\xff", ""} {
+		if _, _, err := Executable(context.Background(), "Go", []byte(src)); err != nil {
+			t.Errorf("Executable(%.20q): %v", src, err)
+		}
+	}
+	if _, _, err := Executable(context.Background(), "Go", make([]byte, maxSource+1)); err == nil {
+		t.Errorf("an oversized source gave no error")
+	}
+}
+
+func TestNewTarget(t *testing.T) {
+	src := "package p\n\nfunc f() int {\n\tx := 1\n\n\treturn x\n}\n"
+	tg := NewTarget(context.Background(), []SourceFile{
+		{Path: "b.go", Language: "Go", Content: []byte(src), Added: []int{6, 5, 3, 6}},
+		{Path: "a.go", Language: "Go", Content: []byte(src), Added: []int{1, 2, 3, 4, 5, 6, 7}},
+		{Path: "c.rs", Language: "Rust", Content: []byte("fn f() {}\n"), Added: []int{1}},
+	})
+	want := []FileTarget{
+		{Path: "a.go", Language: "Go", Added: []int{1, 2, 3, 4, 5, 6, 7}, Executable: []int{4, 6}, Columns: []int{2, 2}},
+		{Path: "b.go", Language: "Go", Added: []int{3, 5, 6}, Executable: []int{6}, Columns: []int{2}},
+	}
+	if !reflect.DeepEqual(tg.Files, want) {
+		t.Errorf("files %+v\nwant %+v", tg.Files, want)
+	}
+	if want := []string{"c.rs: no statement rules for Rust"}; !reflect.DeepEqual(tg.Skipped, want) {
+		t.Errorf("skipped %v", tg.Skipped)
+	}
+	if got := tg.Lines(); !reflect.DeepEqual(got, Lines{"a.go": {4, 6}, "b.go": {6}}) {
+		t.Errorf("Lines() = %v", got)
+	}
+	if tg.Executable() != 3 {
+		t.Errorf("Executable() = %d", tg.Executable())
+	}
+}
+
+func TestLinesAndSpans(t *testing.T) {
+	a := Lines{"x": {3, 1, 2, 2}, "y": {}, "z": {0, -1}}.Normalize()
+	if !reflect.DeepEqual(a, Lines{"x": {1, 2, 3}}) {
+		t.Fatalf("Normalize = %v", a)
+	}
+	b := Lines{"x": {3, 4}, "w": {1}}
+	if got := a.Union(b); !reflect.DeepEqual(got, Lines{"x": {1, 2, 3, 4}, "w": {1}}) {
+		t.Errorf("Union = %v", got)
+	}
+	if got := a.Intersect(b); !reflect.DeepEqual(got, Lines{"x": {3}}) {
+		t.Errorf("Intersect = %v", got)
+	}
+	if got := a.Minus(b); !reflect.DeepEqual(got, Lines{"x": {1, 2}}) {
+		t.Errorf("Minus = %v", got)
+	}
+	if !a.Intersects(b) || a.Intersects(Lines{"w": {1}}) {
+		t.Errorf("Intersects wrong")
+	}
+	tg := &Target{Files: []FileTarget{
+		{Path: "a", Executable: []int{1, 2, 5, 9, 10}},
+		{Path: "b", Executable: []int{4, 7}},
+	}}
+	spans := UncoveredSpans(tg, Lines{"a": {5}, "b": {5}})
+	want := []Span{{"a", 1, 2, 2}, {"a", 9, 10, 2}, {"b", 4, 7, 2}}
+	if !reflect.DeepEqual(spans, want) {
+		t.Errorf("spans %v, want %v", spans, want)
+	}
+	s := NewSuite("F2P", []string{"t2", "t1"}, tg.Lines(), Lines{"a": {1, 2, 99}, "c": {1}})
+	if s.Covered != 2 || s.Executable != 7 || s.Percent != 100*2.0/7 || !reflect.DeepEqual(s.Tests, []string{"t1", "t2"}) || !reflect.DeepEqual(s.Lines, Lines{"a": {1, 2}}) {
+		t.Errorf("suite %+v", s)
+	}
+}

@@ -1,0 +1,313 @@
+package coverage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+)
+
+// Adapter measures coverage with one language's tool. An adapter is one
+// file; Adapters lists them.
+type Adapter interface {
+	// Name is the adapter's name in recipes ("go").
+	Name() string
+	// Tool says what runs, for reports ("go test -cover").
+	Tool() string
+	// Script is the part of the job script that measures plan's tests,
+	// run in the repository after the patches are applied; it writes its
+	// raw output into the folder "$cov".
+	Script(p *Plan) (string, error)
+	// Read turns the raw output folder into covered lines.
+	Read(dir string, p *Plan) (*Raw, error)
+	// Select returns the items to put in place of the recipe's {tests} so
+	// that its test command runs only tests, and false when the adapter
+	// cannot select single tests (then the whole selection runs).
+	Select(p *Plan, tests []string) ([]string, bool)
+	// BuildCheck is the default build check over the changed source files
+	// (recipe.Recipe.Build overrides it); "" for none.
+	BuildCheck(files []string) string
+}
+
+// Adapters lists the adapters. Adding a language is one file and one line.
+var Adapters = []Adapter{goAdapter{}, pythonAdapter{}, jacocoAdapter{}}
+
+// AdapterFor returns the adapter a recipe names, else the one for language
+// (a pipeline/lang name).
+func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
+	name := r.Coverage.Adapter
+	if name == "" {
+		switch language {
+		case "Go":
+			name = recipe.CoverageGo
+		case "Python":
+			name = recipe.CoveragePython
+		case "Java":
+			name = recipe.CoverageJaCoCo
+		default:
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python or jacoco)", orUnknown(language))
+		}
+	}
+	for _, a := range Adapters {
+		if a.Name() == name {
+			if name == recipe.CoverageJaCoCo && (r.Coverage.Command == "" || r.Coverage.Report == "") {
+				return nil, errors.New("the jacoco coverage adapter needs coverage.command and coverage.report in the recipe (docs/projects.md, \"Recipes\")")
+			}
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown coverage adapter %q", name)
+}
+
+// SuiteSpec names a suite of tests to measure.
+type SuiteSpec struct {
+	Name  string
+	Tests []string
+}
+
+// Patch is one patch a job applies, in order.
+type Patch struct {
+	// Name is a file name ("test.patch"); Data the patch.
+	Name string
+	Data []byte
+}
+
+// Spec is what Measure measures.
+type Spec struct {
+	// Recipe, with defaults applied.
+	Recipe recipe.Recipe
+	// Language is the candidate's language (pipeline/lang name); it picks
+	// the adapter when the recipe names none.
+	Language string
+	// Selection is the task's test selection (sandbox.Selection).
+	Selection []string
+	// Patches are applied in order at the base commit: the test patch,
+	// the reference solution, and any further test patch (the augment
+	// stage's added tests).
+	Patches []Patch
+	// Sources are the reference solution's changed source files, after
+	// the change, with their added lines.
+	Sources []SourceFile
+	// Suites are measured in order; the first two are normally F2P and
+	// P2P, whose union is added as Union when both are present.
+	Suites []SuiteSpec
+	// Exists reports whether a slash path exists in the repository after
+	// the patches (Python uses it to turn test ids into pytest node ids);
+	// nil guesses.
+	Exists func(path string) bool
+}
+
+// Plan is what an adapter works from: the spec, its target and every
+// test of its suites.
+type Plan struct {
+	Spec
+	Target *Target
+	// Tests are the tests of every suite, sorted, without duplicates.
+	Tests []string
+}
+
+// NewPlan computes the target of a spec and collects its tests.
+func NewPlan(ctx context.Context, spec Spec) *Plan {
+	p := &Plan{Spec: spec, Target: NewTarget(ctx, spec.Sources)}
+	seen := map[string]bool{}
+	for _, s := range spec.Suites {
+		for _, t := range s.Tests {
+			if !seen[t] {
+				seen[t] = true
+				p.Tests = append(p.Tests, t)
+			}
+		}
+	}
+	sort.Strings(p.Tests)
+	return p
+}
+
+// source returns the source file of a path, or nil.
+func (p *Plan) source(path string) *SourceFile {
+	for i := range p.Sources {
+		if p.Sources[i].Path == path {
+			return &p.Sources[i]
+		}
+	}
+	return nil
+}
+
+// Raw is what an adapter read: covered lines of the changed source files
+// (every line the tool saw executed, not only target lines).
+type Raw struct {
+	// PerTest is set by adapters with per-test coverage.
+	PerTest map[string]Lines
+	// PerSuite is set by adapters without it, by suite name.
+	PerSuite map[string]Lines
+	// Setup are lines run outside every test (Python module bodies run at
+	// collection): every suite covers them, and a mutant touching them
+	// needs every test.
+	Setup Lines
+	// Functions is the union's statement coverage per function (Go).
+	Functions []FuncCoverage
+	// Keep are files to keep beside the result (the union profile).
+	Keep map[string][]byte
+	// Notes are problems that did not stop the measurement.
+	Notes []string
+}
+
+// ApplyScript is the start of every coverage and mutant job: it applies
+// the named patches from $LOLBENCH_DIR in order, and on failure writes the
+// patch's name to out/apply-failed and its error to out/apply-<name>.err
+// and exits 0.
+func ApplyScript(patches []string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\nset -u\nout=\"$LOLBENCH_DIR/out\"\nmkdir -p \"$out\"\ncd \"$LOLBENCH_TESTBED\" || exit 90\n")
+	for _, p := range patches {
+		q := sandbox.Quote(p)
+		fmt.Fprintf(&b, "if [ -s \"$LOLBENCH_DIR\"/%[1]s ]; then\n", q)
+		fmt.Fprintf(&b, "\tif ! git apply --whitespace=nowarn \"$LOLBENCH_DIR\"/%[1]s 2>\"$out\"/apply-%[1]s.err; then\n", q)
+		fmt.Fprintf(&b, "\t\techo %s >\"$out/apply-failed\"\n\t\texit 0\n\tfi\nfi\n", q)
+	}
+	return b.String()
+}
+
+// ApplyError reads what ApplyScript left in a job's output folder: "" when
+// every patch applied.
+func ApplyError(outDir string) string {
+	which, err := os.ReadFile(filepath.Join(outDir, "apply-failed"))
+	if err != nil {
+		return ""
+	}
+	p := strings.TrimSpace(string(which))
+	msg, _ := os.ReadFile(filepath.Join(outDir, "apply-"+filepath.Base(p)+".err"))
+	return p + ": " + firstLine(strings.TrimSpace(string(msg)))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Measure runs the spec's suites with coverage in env and computes the
+// result. outDir receives the job's output (raw tool output, logs).
+func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*Result, error) {
+	a, err := AdapterFor(spec.Recipe, spec.Language)
+	if err != nil {
+		return nil, err
+	}
+	p := NewPlan(ctx, spec)
+	res := &Result{Adapter: a.Name(), Tool: a.Tool(), Target: *p.Target, Suites: []Suite{}, Uncovered: []Span{}}
+	if p.Target.Executable() == 0 {
+		res.Notes = append(res.Notes, "the reference solution adds no executable line in a supported language: nothing to measure")
+		finish(res, p, &Raw{PerTest: map[string]Lines{}})
+		return res, nil
+	}
+	script, err := a.Script(p)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(spec.Patches))
+	files := map[string][]byte{}
+	for i, pt := range spec.Patches {
+		if pt.Name == "" || strings.ContainsAny(pt.Name, "/\\") || files[pt.Name] != nil {
+			return nil, fmt.Errorf("coverage: bad or repeated patch name %q", pt.Name)
+		}
+		names[i] = pt.Name
+		files[pt.Name] = pt.Data
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return nil, err
+	}
+	full := ApplyScript(names) + "cov=\"$out/cov\"\nmkdir -p \"$cov\"\n" + script
+	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
+	job := sandbox.Job{Name: "coverage", Script: full, Files: files, Timeout: time.Duration(len(p.Tests)+len(p.Suites)+2)*per + 5*time.Minute, OutDir: outDir}
+	jr, err := env.Run(ctx, job)
+	if err != nil {
+		return nil, fmt.Errorf("coverage job: %w", err)
+	}
+	if msg := ApplyError(outDir); msg != "" {
+		return nil, fmt.Errorf("coverage job: a patch does not apply: %s", msg)
+	}
+	if jr.TimedOut {
+		return nil, fmt.Errorf("coverage job: timed out after %s (logs in %s)", job.Timeout, outDir)
+	}
+	raw, err := a.Read(filepath.Join(outDir, "cov"), p)
+	if err != nil {
+		return nil, fmt.Errorf("coverage (%s): %w (logs in %s)", a.Name(), err, outDir)
+	}
+	for name, data := range raw.Keep {
+		if err := os.WriteFile(filepath.Join(outDir, filepath.Base(name)), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	finish(res, p, raw)
+	return res, nil
+}
+
+// finish computes the suites, per-test lines and spans from raw.
+func finish(res *Result, p *Plan, raw *Raw) {
+	target := p.Target.Lines()
+	setup := raw.Setup.Intersect(target)
+	res.Notes = append(res.Notes, raw.Notes...)
+	res.Functions = raw.Functions
+	covered := map[string]Lines{}
+	if raw.PerSuite == nil {
+		res.PerTest = true
+		res.Tests = map[string]Lines{}
+		for _, t := range p.Tests {
+			l := raw.PerTest[t].Intersect(target)
+			res.Tests[t] = l
+		}
+		if setup.Count() > 0 {
+			res.Setup = setup
+		}
+		for _, s := range p.Suites {
+			c := setup
+			for _, t := range s.Tests {
+				c = c.Union(res.Tests[t])
+			}
+			covered[s.Name] = c
+		}
+	} else {
+		for _, s := range p.Suites {
+			covered[s.Name] = raw.PerSuite[s.Name].Union(setup).Intersect(target)
+		}
+	}
+	var union Lines
+	var unionTests []string
+	hasF2P, hasP2P := false, false
+	for _, s := range p.Suites {
+		res.Suites = append(res.Suites, NewSuite(s.Name, s.Tests, target, covered[s.Name]))
+		if s.Name == F2P || s.Name == P2P {
+			hasF2P = hasF2P || s.Name == F2P
+			hasP2P = hasP2P || s.Name == P2P
+			union = union.Union(covered[s.Name])
+			unionTests = append(unionTests, s.Tests...)
+		}
+	}
+	if hasF2P && hasP2P {
+		u := NewSuite(Union, unionTests, target, union)
+		// The union goes right after F2P and P2P.
+		i := 0
+		for i < len(res.Suites) && (res.Suites[i].Name == F2P || res.Suites[i].Name == P2P) {
+			i++
+		}
+		res.Suites = append(res.Suites[:i], append([]Suite{u}, res.Suites[i:]...)...)
+	}
+	all := setup
+	for _, l := range covered {
+		all = all.Union(l)
+	}
+	if hasF2P || hasP2P {
+		all = union
+	}
+	res.Uncovered = UncoveredSpans(&res.Target, all)
+	if res.Uncovered == nil {
+		res.Uncovered = []Span{}
+	}
+}
