@@ -146,9 +146,9 @@ func (goAdapter) Script(p *Plan) (string, error) {
 
 // profileBlock is one line of a coverage profile.
 type profileBlock struct {
-	file                               string
+	file                                 string
 	startLine, startCol, endLine, endCol int
-	stmts, count                       int
+	stmts, count                         int
 }
 
 // readProfile parses a "mode: set" coverage profile. Malformed lines are
