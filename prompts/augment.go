@@ -69,7 +69,7 @@ type AugmentFile struct {
 // AugmentMutant is the record of a surviving mutant (pipeline/mutation).
 type AugmentMutant struct {
 	ID, Method, Section, SectionTitle, Requirement string
-	Reference, Mutated, Scenario, Rationale       string
+	Reference, Mutated, Scenario, Rationale        string
 	// Changed are the reference lines the mutant changes, with their
 	// text, per file.
 	Changed []AugmentFile
