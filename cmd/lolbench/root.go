@@ -47,6 +47,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdBuild(f),
 		NewCmdVerify(f),
 		NewCmdExport(f),
+		NewCmdReport(f),
 	)
 	return root
 }
