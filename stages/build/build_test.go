@@ -1,0 +1,296 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+// sampleCandidate puts data/samples/NAME into a workspace as a collected
+// candidate: the repository from make-repo.sh, candidate.json, the EP, the
+// recipe and, when the sample has one, the mapping. head names the PR's
+// last commit ("head" unless a test adds one).
+func sampleCandidate(t testing.TB, ws *workspace.Workspace, name, id, epFile string, extra func(repo string) string) *pipeline.Candidate {
+	t.Helper()
+	src, _ := filepath.Abs(filepath.Join("..", "..", "data", "samples", name))
+	repo := filepath.Join(ws.Root, "repos", id)
+	if out, err := exec.Command("bash", filepath.Join(src, "make-repo.sh"), repo).CombinedOutput(); err != nil {
+		t.Fatalf("make-repo.sh: %v: %s", err, out)
+	}
+	head := "head"
+	if extra != nil {
+		head = extra(repo)
+	}
+	rev := func(r string) string {
+		out, err := exec.Command("git", "-C", repo, "rev-parse", r).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	c, err := pipeline.OpenCandidate(ws, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(c.Dir, 0o755)
+	for _, f := range []string{epFile, "recipe.yaml", "mapping.md"} {
+		if data, err := os.ReadFile(filepath.Join(src, f)); err == nil {
+			os.WriteFile(filepath.Join(c.Dir, f), data, 0o644)
+		}
+	}
+	lang := map[string]string{"tinykv": "Go", "unitconv": "Python"}[name]
+	info := fmt.Sprintf(`{"id":%q,"project":%q,"repo":"example/%s","language":%q,"domain":"testing","repo_dir":"repos/%s",
+"ep":{"id":"EP %s","title":"The sample proposal","file":%q,"created":"2026-02-01T00:00:00Z"},
+"pr":{"number":42,"title":"Implement it","author":"a","created_at":"2026-03-01T12:00:00Z","merged_at":"2026-03-02T12:00:00Z","base_sha":%q,"head_sha":%q},
+"criteria":[]}`, id, name, name, lang, id, name, epFile, rev("base"), rev(head))
+	if err := os.WriteFile(filepath.Join(c.Dir, pipeline.InfoFile), []byte(info), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var (
+	dockerOnce sync.Once
+	dockerEx   *sandbox.Docker
+	dockerErr  error
+)
+
+func needDocker(t *testing.T) *sandbox.Docker {
+	t.Helper()
+	dockerOnce.Do(func() { dockerEx, dockerErr = sandbox.NewDocker(context.Background()) })
+	if dockerErr != nil {
+		t.Skipf("SKIPPING Docker test: %v", dockerErr)
+	}
+	return dockerEx
+}
+
+func newEnv(t *testing.T) *pipeline.Env {
+	t.Helper()
+	ws, err := workspace.Open(t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &pipeline.Env{Workspace: ws, Getenv: os.Getenv, Version: "test"}
+}
+
+func runBuild(t *testing.T, env *pipeline.Env, st *Stage, c *pipeline.Candidate) pipeline.StageOutcome {
+	t.Helper()
+	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{st})
+	if err != nil || len(outs) != 1 {
+		t.Fatalf("run: %v %v", outs, err)
+	}
+	return outs[0]
+}
+
+// TestBuildTinykv builds the Go sample end to end with Docker: the lists,
+// the F2P-to-section map from its mapping, the Harbor folder, and the
+// verifier on the reference and on a partial solution, with both
+// executors.
+func TestBuildTinykv(t *testing.T) {
+	d := needDocker(t)
+	env := newEnv(t)
+	c := sampleCandidate(t, env.Workspace, "tinykv", "tinykv-tkep-0002", "ep.md", nil)
+	st := &Stage{Executor: d}
+	if o := runBuild(t, env, st, c); o.Result != pipeline.Passed {
+		t.Fatalf("build: %+v", o)
+	}
+	rec, err := LoadRecord(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := rec.Report
+	if len(rep.FailToPass) != 15 || !reflect.DeepEqual(rep.PassToPass, []string{"example.com/tinykv/internal/proto.TestParse"}) ||
+		len(rep.Flaky) != 1 || rep.Flaky[0].Name != "example.com/tinykv/internal/proto.TestParseRepeatable" {
+		t.Fatalf("lists: %+v", rep.Classification)
+	}
+	wantSecs := map[string][]string{
+		"example.com/tinykv/server.TestHandle": {"3.3"}, "example.com/tinykv/server.TestSetexAndTTL": {"3.3"},
+		"example.com/tinykv/snapshot.TestExpiryRoundTrip": {"3.4", "4"}, "example.com/tinykv/snapshot.TestLoadSkipsExpired": {"3.4", "4"},
+		"example.com/tinykv/snapshot.TestLoadVersion1": {"3.4", "4"}, "example.com/tinykv/snapshot.TestRoundTrip": {"3.4", "4"},
+		"example.com/tinykv/store.TestDelete": {"3.1"}, "example.com/tinykv/store.TestKeysSorted": {"3.1"},
+		"example.com/tinykv/store.TestSetClearsExpiry": {"3.1"}, "example.com/tinykv/store.TestSetGet": {"3.1"},
+		"example.com/tinykv/store.TestSetWithTTLExpires": {"3.1"}, "example.com/tinykv/store.TestSetWithTTLRejectsNonPositive": {"3.1"},
+		"example.com/tinykv/store.TestStartSweeperStops": {"3.2"}, "example.com/tinykv/store.TestSweepRemovesExpired": {"3.2"},
+		"example.com/tinykv/store.TestTTL": {"3.1"},
+	}
+	if !reflect.DeepEqual(rec.F2PSections, wantSecs) {
+		t.Fatalf("f2p sections %v", rec.F2PSections)
+	}
+	if rec.TestFiles == nil || strings.Join(rec.TestFiles, " ") != "server/server_test.go snapshot/snapshot_test.go store/expiry_test.go store/store_test.go" {
+		t.Fatalf("test files %q (the Python client's tests are not Go)", rec.TestFiles)
+	}
+	if len(rec.Sections) != 14 || rec.Sections[3] != (Section{"3.1", "Store API"}) {
+		t.Fatalf("sections %v", rec.Sections)
+	}
+	task := filepath.Join(c.Dir, TaskDir)
+	for _, f := range harbor.Files {
+		if _, err := os.Stat(filepath.Join(task, filepath.FromSlash(f))); err != nil {
+			t.Errorf("task lacks %s", f)
+		}
+	}
+	// Verify: the reference scores 1; a solution with only the store's
+	// files scores 0, with exact counts; the local executor agrees.
+	ref, _ := os.ReadFile(filepath.Join(c.Dir, SolutionFile))
+	g, err := harbor.Verify(context.Background(), d, task, ref, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts(g) != [7]int{1, 15, 15, 1, 1, 5, 5} {
+		t.Fatalf("reference: %+v", g)
+	}
+	partial, err := exec.Command("git", "-C", filepath.Join(env.Workspace.Root, "repos", c.ID), "diff", "base", "head", "--", "store/store.go", "store/expiry.go").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [7]int{0, 12, 15, 1, 1, 2, 5}
+	for _, ex := range []sandbox.Executor{d, localExecutor()} {
+		g, err := harbor.Verify(context.Background(), ex, task, partial, t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counts(g) != want {
+			t.Fatalf("%s: partial solution: %v, want %v", ex.Name(), counts(g), want)
+		}
+	}
+	// Unchanged inputs: the next run is up to date.
+	if o := runBuild(t, env, st, c); !o.UpToDate || o.Result != pipeline.Passed {
+		t.Fatalf("second run: %+v", o)
+	}
+}
+
+// TestBuildUnitconvLocal builds the Python sample with the local executor
+// (the Docker executor's lists are checked in pipeline/sandbox).
+func TestBuildUnitconvLocal(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("SKIPPING: no /usr/bin/python3 with pytest on this host")
+	}
+	env := newEnv(t)
+	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", nil)
+	if o := runBuild(t, env, &Stage{Executor: localExecutor()}, c); o.Result != pipeline.Passed {
+		t.Fatalf("build: %+v", o)
+	}
+	rec, _ := LoadRecord(c)
+	if len(rec.Report.FailToPass) != 38 || len(rec.Report.PassToPass) != 30 || rec.Report.Env.Isolated || rec.F2PSections != nil {
+		t.Fatalf("record: %d F2P, %d P2P, env %+v, sections %v", len(rec.Report.FailToPass), len(rec.Report.PassToPass), rec.Report.Env, rec.F2PSections)
+	}
+	ins, _ := os.ReadFile(filepath.Join(c.Dir, TaskDir, harbor.Instruction))
+	if !strings.Contains(string(ins), "```rst\nUCEP: 4\n") {
+		t.Fatalf("instruction.md does not carry the RST proposal:\n%.400s", ins)
+	}
+}
+
+// TestBuildRejectsBrokenSolution: a PR whose code does not even import is
+// rejected, the reason recorded in status.json and build.json, and no task
+// is left.
+func TestBuildRejectsBrokenSolution(t *testing.T) {
+	d := needDocker(t)
+	env := newEnv(t)
+	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", func(repo string) string {
+		script := `set -e
+sed -i 's/^def mul(a, b):/def mul(a, b)/' unitconv/units.py
+git -c user.name=x -c user.email=x@y commit -qam "break it"
+git tag broken`
+		cmd := exec.Command("sh", "-c", script)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return "broken"
+	})
+	o := runBuild(t, env, &Stage{Executor: d}, c)
+	want := "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1, 7 error)"
+	if o.Result != pipeline.Rejected || o.Reason != want {
+		t.Fatalf("outcome %+v\nwant reason %q", o, want)
+	}
+	st, _ := c.LoadStatus()
+	rec, _ := LoadRecord(c)
+	if st.Stages["build"].Reason != want || rec.Rejected != want {
+		t.Fatalf("status %+v, record %q", st.Stages["build"], rec.Rejected)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, TaskDir)); err == nil {
+		t.Fatal("a rejected candidate has a task folder")
+	}
+}
+
+func TestBuildRejectsWithoutRunning(t *testing.T) {
+	tests := []struct {
+		name, reason string
+		edit         string
+	}{
+		{"only tests", "the PR changes only test files: there is no solution to implement",
+			"git checkout -q base -- . && git checkout -q head -- tests && git -c user.name=x -c user.email=x@y commit -qm t && git tag only-tests"},
+		{"no test file", "the PR changes no test file: nothing could check a solution",
+			"git checkout -q head -- unitconv README.md && git checkout -q base -- tests && git -c user.name=x -c user.email=x@y commit -qam t -q && git tag only-tests"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t)
+			c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", func(repo string) string {
+				cmd := exec.Command("sh", "-c", "git checkout -q -b side base && "+tt.edit)
+				cmd.Dir = repo
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v: %s", err, out)
+				}
+				return "only-tests"
+			})
+			o := runBuild(t, env, &Stage{Executor: sandbox.NewLocal(nil)}, c)
+			if o.Result != pipeline.Rejected || o.Reason != tt.reason {
+				t.Fatalf("outcome %+v", o)
+			}
+		})
+	}
+}
+
+func TestBuildNeedsRecipe(t *testing.T) {
+	env := newEnv(t)
+	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", nil)
+	os.Remove(filepath.Join(c.Dir, RecipeFile))
+	o := runBuild(t, env, &Stage{Executor: sandbox.NewLocal(nil)}, c)
+	if o.Result != pipeline.Failed || !strings.Contains(o.Reason, "candidate unitconv-ucep-0004 has no recipe: give project unitconv a recipe in the registry") {
+		t.Fatalf("outcome %+v", o)
+	}
+}
+
+func TestGoTestIn(t *testing.T) {
+	fns := []string{"TestA", "TestAB"}
+	tests := []struct {
+		id, dir string
+		want    bool
+	}{
+		{"example.com/m/store.TestA", "store", true},
+		{"example.com/m/store.TestA/sub_case", "store", true},
+		{"example.com/m/store.TestABC", "store", false},
+		{"example.com/m/other.TestA", "store", false},
+		{"example.com/m.TestAB", ".", true},
+		{"example.com/m/x/store.TestA", "x/store", true},
+	}
+	for _, tt := range tests {
+		if got := goTestIn(tt.id, tt.dir, fns); got != tt.want {
+			t.Errorf("goTestIn(%q, %q) = %v", tt.id, tt.dir, got)
+		}
+	}
+}
+
+func localExecutor() *sandbox.Local {
+	l := sandbox.NewLocal(nil)
+	l.Env = []string{"PATH=/usr/local/go/bin:/usr/bin:/bin"}
+	return l
+}
+
+
+// counts are a grade's reward.json fields in order.
+func counts(g *grade.Grade) [7]int {
+	return [7]int{g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal}
+}
