@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestBuildFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want BuildOptions
+		err  string
+	}{
+		{[]string{"a-1"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker"}, ""},
+		{[]string{"--all", "--executor", "local", "--workspace", "w", "--force", "--json"}, BuildOptions{Candidates: []string{}, All: true, Workspace: "w", Registry: "data/projects.yaml", Executor: "local", Force: true, JSON: true}, ""},
+		{[]string{}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
+		{[]string{"a", "--all"}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
+		{[]string{"a", "--executor", "podman"}, BuildOptions{}, `build: --executor "podman": docker or local`},
+	}
+	for _, tt := range tests {
+		var got *BuildOptions
+		f := &Factory{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+		cmd := newCmdBuild(f, func(o *BuildOptions) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		err := cmd.Execute()
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%q: err %v, want %s", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		if got.Candidates == nil {
+			got.Candidates = []string{}
+		}
+		if tt.want.Candidates == nil {
+			tt.want.Candidates = []string{}
+		}
+		if !reflect.DeepEqual(*got, tt.want) {
+			t.Errorf("%q: got %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}
+
+func TestVerifyFlags(t *testing.T) {
+	var got *VerifyOptions
+	f := &Factory{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	cmd := newCmdVerify(f, func(o *VerifyOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"task", "--solution", "-", "--executor", "local", "--out", "o", "--json"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	want := VerifyOptions{TaskDir: "task", Solution: "-", Executor: "local", Out: "o", JSON: true}
+	if *got != want {
+		t.Fatalf("got %+v", *got)
+	}
+}
+
+func TestExportFlags(t *testing.T) {
+	var got *ExportOptions
+	f := &Factory{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	cmd := newCmdExport(f, func(o *ExportOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--format", "swebench", "--out", "d"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if *got != (ExportOptions{Format: "swebench", Workspace: "work", Out: "d"}) {
+		t.Fatalf("got %+v", *got)
+	}
+}
+
+// TestTaskCommandsBadInput: usage errors exit 2 and say what to do.
+func TestTaskCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"build"}, "build: name candidates or give --all"},
+		{[]string{"build", "x", "--workspace", dir + "/none"}, "workspace " + dir + "/none does not exist"},
+		{[]string{"build", "nope", "--workspace", dir, "--executor", "local"}, "build: no candidate nope in " + dir},
+		{[]string{"verify", dir}, "verify: --solution is required"},
+		{[]string{"verify", dir, "--solution", "/dev/null", "--executor", "local"}, "harbor task: open " + dir + "/tests/test.sh: no such file or directory"},
+		{[]string{"verify"}, "accepts 1 arg(s), received 0"},
+		{[]string{"export", "--format", "csv"}, `export: --format "csv": harbor or swebench`},
+		{[]string{"export"}, `export: --format "": harbor or swebench`},
+	}
+	for _, tt := range tests {
+		_, errOut, code := runCLI(t, tt.args...)
+		if code != exitBadInput || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%q: code %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestTaskCommandsHelp(t *testing.T) {
+	for _, c := range []string{"build", "verify", "export"} {
+		out, _, code := runCLI(t, c, "--help")
+		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "lolbench "+c) {
+			t.Errorf("%s --help: code %d\n%s", c, code, out)
+		}
+	}
+}
+
+// TestExportEmptyWorkspace exports nothing, cleanly, from a workspace with
+// no candidates.
+func TestExportEmptyWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCLI(t, "export", "--format", "swebench", "--workspace", dir, "--json")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	want := "{\n  \"exported\": [],\n  \"format\": \"swebench\",\n  \"path\": \"" + dir + "/export/swebench.jsonl\",\n  \"skipped\": {}\n}\n"
+	if out != want {
+		t.Fatalf("got %s\nwant %s", out, want)
+	}
+}
