@@ -3,9 +3,12 @@
 #
 # The demo workspace is $WORK (default work/demo). Running it again reruns
 # only what changed, like make; `rm -rf work/demo` starts afresh.
+# demo.sh --setup-only prepares the workspace (sample repositories, EPs,
+# curated mappings, registry) without running the pipeline; the end-to-end
+# test drives the run itself. $BIN overrides the lolbench binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin="$root/bin/lolbench"
+bin=${BIN:-$root/bin/lolbench}
 work=${WORK:-$root/work/demo}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
@@ -22,6 +25,9 @@ for name in tinykv; do
 	cp "$sample/mapping.md" "$sample/mapping-flawed.md" "$work/curated/$name/"
 done
 cp "$root/data/demo/projects.yaml" "$work/projects.yaml"
+if [ "${1:-}" = "--setup-only" ]; then
+	exit 0
+fi
 
 # Without an endpoint the LLM stages are skipped with a line naming the
 # variables to set; with LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL set

@@ -38,7 +38,7 @@ func BuildGrader(ctx context.Context, getenv func(string) string, goarch, dst st
 	if err != nil {
 		return fmt.Errorf("grader: no Go toolchain to build lolbench-grade; set %s to a static linux build of %s", GraderEnv, GraderPackage)
 	}
-	env := append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch, "GOFLAGS=-trimpath")
+	env := append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch, "GOFLAGS=-trimpath -buildvcs=false")
 	abs, err := filepath.Abs(dst)
 	if err != nil {
 		return err

@@ -719,6 +719,12 @@ func (pr *projectRun) softwareRepo(ctx context.Context) error {
 			return pr.reg.Errorf(pr.p.Field("path"), "%s is not a git repository: %v", dir, err)
 		}
 		pr.repoDir, pr.repoRel = dir, dir
+		// A local repository inside the workspace is recorded relative to
+		// it, so that the workspace can move (shared storage, another
+		// machine) and two copies of it hold the same candidate.json.
+		if rel, err := filepath.Rel(pr.ws.Root, dir); err == nil && filepath.IsLocal(rel) {
+			pr.repoRel = filepath.ToSlash(rel)
+		}
 		return nil
 	}
 	dir, err := pr.ws.Path("repos", pr.p.Name)

@@ -100,7 +100,10 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 	if err != nil {
 		return pipeline.Inputs{}, err
 	}
-	return pipeline.Inputs{Files: []string{pipeline.InfoFile, info.EP.File, pipeline.MappingFile, RecordFile}, Params: ps}, nil
+	// mapping.md is this stage's output, not its input: a hand edit reruns
+	// validate and what follows, never the drafter (issue 8). Drafting
+	// over a curator's artifact takes --force.
+	return pipeline.Inputs{Files: []string{pipeline.InfoFile, info.EP.File, RecordFile}, Params: ps}, nil
 }
 
 // Draft is the drafter's answer: the whole artifact as one JSON string.

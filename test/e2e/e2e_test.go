@@ -1,0 +1,272 @@
+// Package e2e runs the whole pipeline on the bundled demo, as a user does:
+// the lolbench binary over a workspace, killed with SIGKILL in the middle
+// of a stage, run again, a mapping edited by hand, run again (issue 8).
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var durationRE = regexp.MustCompile(`"duration_ns": [0-9]+`)
+
+var root = func() string { r, _ := filepath.Abs("../.."); return r }()
+
+// buildBinary compiles lolbench once for the test.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lolbench")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/lolbench")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// setup prepares a demo workspace without running it.
+func setup(t *testing.T, bin, work string) {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(root, "data/demo/demo.sh"), "--setup-only")
+	cmd.Env = append(os.Environ(), "WORK="+work, "BIN="+bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("demo.sh --setup-only: %v\n%s", err, out)
+	}
+}
+
+func runArgs(work string) []string {
+	// No LLM endpoint: the LLM stages skip, as on a fresh machine.
+	return []string{"run", "--workspace", work, "--projects", filepath.Join(work, "projects.yaml"),
+		"--offline", "--skip-review", "--json"}
+}
+
+func lolbenchEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LOLBENCH_LLM_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// run runs lolbench to the end and returns its JSON summary.
+func run(t *testing.T, bin, work string) summary {
+	t.Helper()
+	cmd := exec.Command(bin, runArgs(work)...)
+	cmd.Env = lolbenchEnv()
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lolbench run: %v\n%s", err, errOut.String())
+	}
+	var s summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("summary: %v\n%s", err, out.String())
+	}
+	return s
+}
+
+type summary struct {
+	Candidates []struct {
+		ID     string `json:"id"`
+		Stages []struct {
+			Stage    string `json:"stage"`
+			Result   string `json:"result"`
+			UpToDate bool   `json:"up_to_date"`
+		} `json:"stages"`
+	} `json:"candidates"`
+}
+
+// ran lists, per candidate, the stages that ran (were not up to date).
+func (s summary) ran() map[string][]string {
+	out := map[string][]string{}
+	for _, c := range s.Candidates {
+		out[c.ID] = []string{}
+		for _, st := range c.Stages {
+			if !st.UpToDate {
+				out[c.ID] = append(out[c.ID], st.Stage+":"+st.Result)
+			}
+		}
+	}
+	return out
+}
+
+// artifacts reads every result file of a workspace: the candidates and
+// the exports, without status.json (it holds times), build logs (they hold
+// timings) and the inputs the demo script copies.
+func artifacts(t *testing.T, work string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, dir := range []string{"candidates", "export"} {
+		base := filepath.Join(work, dir)
+		filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(work, p)
+			if d.IsDir() {
+				if d.Name() == "logs" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.Contains(d.Name(), ".tmp-") {
+				t.Errorf("a temporary file was left behind: %s", rel)
+			}
+			if d.Name() == "status.json" {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// How long a test run took is a measurement, not a result.
+			out[rel] = durationRE.ReplaceAllString(string(b), `"duration_ns": 0`)
+			return nil
+		})
+	}
+	return out
+}
+
+func sameArtifacts(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	var problems []string
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			problems = append(problems, "missing "+k)
+		} else if g != v {
+			problems = append(problems, "differs "+k+": "+firstDifference(g, v))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			problems = append(problems, "extra "+k)
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// editMapping rewrites one requirement summary of tinykv's mapping.
+func editMapping(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "**Requirement:** Keep loading version 1 snapshots, whose keys have no expiry."
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s lacks the requirement to edit", path)
+	}
+	b = bytes.Replace(b, []byte(old), []byte("**Requirement:** Version 1 snapshots still load, and their keys never expire."), 1)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDemoKillRerunEdit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run of the demo (minutes); skipped with -short")
+	}
+	bin := buildBinary(t)
+	const good, flawed = "tinykv-tkep-0002", "tinykv-flawed-tkep-0002"
+
+	// A clean run.
+	clean := filepath.Join(t.TempDir(), "clean")
+	setup(t, bin, clean)
+	first := run(t, bin, clean)
+	wantFirst := map[string][]string{
+		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		flawed: {"map:skipped", "validate:rejected"},
+	}
+	if got := first.ran(); !equalRuns(got, wantFirst) {
+		t.Fatalf("clean run: %v, want %v", got, wantFirst)
+	}
+	// A second run has nothing to do.
+	if got := run(t, bin, clean).ran(); !equalRuns(got, map[string][]string{good: {}, flawed: {}}) {
+		t.Fatalf("second run reran stages: %v", got)
+	}
+
+	// A run killed with SIGKILL in the middle of task construction, then
+	// run again, ends with the same artifacts as the clean run.
+	killed := filepath.Join(t.TempDir(), "killed")
+	setup(t, bin, killed)
+	cmd := exec.Command(bin, runArgs(killed)...)
+	cmd.Env = lolbenchEnv()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buildLog := filepath.Join(killed, "candidates", good, "build")
+	deadline := time.Now().Add(10 * time.Minute)
+	for {
+		if _, err := os.Stat(buildLog); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the build stage never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // well inside the build
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	resumed := run(t, bin, killed)
+	if got := resumed.ran(); !equalRuns(got, map[string][]string{good: {"build:passed"}, flawed: {}}) {
+		t.Errorf("the rerun after SIGKILL ran %v; want only the interrupted build", got)
+	}
+	sameArtifacts(t, artifacts(t, killed), artifacts(t, clean))
+
+	// A hand-edited mapping reruns validate and everything after it, for
+	// that candidate only, and ends as a clean run with the edit would.
+	editMapping(t, filepath.Join(killed, "candidates", good, "mapping.md"))
+	afterEdit := run(t, bin, killed)
+	wantEdit := map[string][]string{
+		good:   {"validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		flawed: {},
+	}
+	if got := afterEdit.ran(); !equalRuns(got, wantEdit) {
+		t.Errorf("after editing the mapping: ran %v, want %v", got, wantEdit)
+	}
+	edited := filepath.Join(t.TempDir(), "edited")
+	setup(t, bin, edited)
+	editMapping(t, filepath.Join(edited, "curated", "tinykv", "mapping.md"))
+	run(t, bin, edited)
+	sameArtifacts(t, artifacts(t, killed), artifacts(t, edited))
+}
+
+func equalRuns(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if strings.Join(v, ",") != strings.Join(b[k], ",") {
+			return false
+		}
+	}
+	return true
+}
+
+// firstDifference shows where two texts part, for the failure message.
+func firstDifference(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(i-80, 0)
+	return fmt.Sprintf("at byte %d: %q vs %q", i, a[from:min(i+80, len(a))], b[from:min(i+80, len(b))])
+}
