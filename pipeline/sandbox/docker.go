@@ -257,8 +257,11 @@ type dockerEnv struct {
 	info  EnvInfo
 }
 
+// Info implements Env.
 func (e *dockerEnv) Info() EnvInfo { return e.info }
-func (e *dockerEnv) Close() error  { return nil }
+
+// Close implements Env; images stay for reuse.
+func (e *dockerEnv) Close() error { return nil }
 
 // Run implements Env. The container has no network, the recipe's CPU,
 // memory (no swap) and pids limits, no capabilities when it runs as a

@@ -122,8 +122,11 @@ type localEnv struct {
 	mu   sync.Mutex
 }
 
+// Info implements Env.
 func (e *localEnv) Info() EnvInfo { return e.info }
-func (e *localEnv) Close() error  { return os.RemoveAll(e.root) }
+
+// Close implements Env: the temporary work trees go.
+func (e *localEnv) Close() error { return os.RemoveAll(e.root) }
 
 // environ is the host's environment without git's variables (GIT_DIR would
 // point git elsewhere), with the recipe's variables, the executor's and

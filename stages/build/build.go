@@ -272,15 +272,19 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	return nil
 }
 
-// graderPath builds lolbench-grade once per stage.
+// graderPath builds lolbench-grade once per stage, into the workspace's
+// cache/ folder (the Go build cache makes a rebuild cheap).
 func (s *Stage) graderPath(ctx context.Context, env *pipeline.Env) (string, error) {
 	s.graderOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "lolbench-grade-")
+		dir, err := env.Workspace.Path("cache")
+		if err == nil {
+			err = os.MkdirAll(dir, 0o755)
+		}
 		if err != nil {
 			s.graderErr = err
 			return
 		}
-		s.grader = filepath.Join(dir, "lolbench-grade")
+		s.grader = filepath.Join(dir, "lolbench-grade-linux-"+runtime.GOARCH)
 		getenv := env.Getenv
 		if getenv == nil {
 			getenv = os.Getenv

@@ -289,7 +289,6 @@ func localExecutor() *sandbox.Local {
 	return l
 }
 
-
 // counts are a grade's reward.json fields in order.
 func counts(g *grade.Grade) [7]int {
 	return [7]int{g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal}

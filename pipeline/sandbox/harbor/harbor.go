@@ -17,12 +17,14 @@
 package harbor
 
 import (
+	"archive/tar"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -98,7 +100,7 @@ const (
 // Files lists the files every task folder has (RepoDir is a folder).
 var Files = []string{TaskToml, Instruction, Dockerfile, SolveSh, TestSh, GraderBin, Readme}
 
-// TaskToml is task.toml's shape.
+// taskToml is task.toml's shape.
 type taskToml struct {
 	Version     string      `toml:"version"`
 	Task        tomlTask    `toml:"task"`
@@ -319,7 +321,7 @@ func solveScript(t *Task) []byte {
 	return b.Bytes()
 }
 
-// ConfigMarker is the heredoc delimiter of the configuration in test.sh.
+// configMarker is the heredoc delimiter of the configuration in test.sh.
 const configMarker = "LOLBENCH_CONFIG"
 
 func testScript(t *Task, cfg Config) ([]byte, error) {
@@ -424,9 +426,17 @@ func ReadToml(dir string) (map[string]any, error) {
 	return m, nil
 }
 
+// writeTree writes the base tree into dir (environment/repo).
 func writeTree(dir string, tree sandbox.Tree) error {
-	pr, pw := ioPipe()
-	go func() { pw.CloseWithError(writeTar(pw, tree)) }()
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		err := tree.WriteTar(tw, "")
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
 	if err := sandbox.Extract(pr, dir, 1<<40); err != nil {
 		pr.CloseWithError(err)
 		return err

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 )
@@ -114,5 +113,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-
-var _ = recipe.Workdir
