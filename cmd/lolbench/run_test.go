@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+func TestRunFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    *RunOptions
+		wantErr string
+	}{
+		{[]string{"--workspace", "w", "--from", "validate", "--to", "build", "--only", "a-1, b-2", "--jobs", "3", "--shard", "1/4", "--force"},
+			&RunOptions{Workspace: "w", From: "validate", To: "build", Only: []string{"a-1", "b-2"}, Jobs: 3, Shard: pipeline.Shard{I: 1, N: 4}, Force: true, Executor: "auto"}, ""},
+		{[]string{"--executor", "local", "--skip-review", "--projects", "p.yaml", "--offline"},
+			&RunOptions{Workspace: "work", Jobs: 1, Executor: "local", SkipReview: true, Projects: "p.yaml", Offline: true}, ""},
+		{[]string{"--shard", "4/4"}, nil, "want i/n with 0 <= i < n"},
+		{[]string{"--jobs", "0"}, nil, "--jobs 0: want at least 1"},
+		{[]string{"--only", "../x"}, nil, "invalid candidate id"},
+		{[]string{"--executor", "kvm"}, nil, `--executor "kvm"`},
+	}
+	for _, tt := range tests {
+		var got *RunOptions
+		cmd := NewCmdRun(&Factory{IO: &IOStreams{}}, func(o *RunOptions) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(&strings.Builder{})
+		cmd.SetErr(&strings.Builder{})
+		err := cmd.Execute()
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%v: options %+v, %v; want %+v", tt.args, got, err, tt.want)
+		}
+	}
+}
+
+func TestStatus(t *testing.T) {
+	ws, err := workspace.Open(t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(id string, st map[string]*pipeline.StageStatus) {
+		c, _ := pipeline.OpenCandidate(ws, id)
+		os.MkdirAll(c.Dir, 0o755)
+		if st != nil {
+			if err := c.SaveStatus(&pipeline.Status{Stages: st}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write("a-1", map[string]*pipeline.StageStatus{
+		"map": {Result: pipeline.Skipped, Reason: "hand-written"}, "validate": {Result: pipeline.Passed},
+		"audit": {Result: pipeline.Skipped, Reason: "no LLM endpoint"}, "build": {Result: pipeline.Passed},
+	})
+	write("b-2", map[string]*pipeline.StageStatus{
+		"validate": {Result: pipeline.Rejected, Reason: "3 static-rule violations (R07)"},
+		"build":    {Result: pipeline.Passed}, // stale: after the rejection
+	})
+	write("c-3", nil)
+	out, _, code := runCLI(t, "status", "--workspace", ws.Root)
+	want := `CANDIDATE  LAST PASSED  STATE                 REASON
+a-1        build        passed                skipped: map, audit
+b-2        -            rejected at validate  3 static-rule violations (R07)
+c-3        -            new                   
+`
+	if code != 0 || out != want {
+		t.Fatalf("status: code %d\n%s\nwant:\n%s", code, out, want)
+	}
+	if _, errOut, code := runCLI(t, "status", "--workspace", filepath.Join(ws.Root, "nope")); code != 2 || !strings.Contains(errOut, "does not exist") {
+		t.Fatalf("missing workspace: code %d, %s", code, errOut)
+	}
+}
