@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/rules"
 	"github.com/lolbench/lolbench/stages/audit"
 	"github.com/lolbench/lolbench/stages/build"
@@ -199,6 +201,7 @@ type enhancementView struct {
 	TestSectionsSource string
 	MutantNote         Note
 	CoverageNote       Note
+	SectionsNote       Note
 }
 
 type testSections struct {
@@ -535,11 +538,13 @@ func loadEnhancement(c *pipeline.Candidate, st *pipeline.Status, loader func(*pi
 		e = &Enhancement{}
 	}
 	v.E = e
-	v.MutantNote = noteFor(st, "mutate", MutantsFile)
-	v.CoverageNote = noteFor(st, "augment", CoverageFile)
-	m := e.TestSections
+	v.MutantNote = noteFor(st, "mutate", mutation.IndexFile)
+	v.CoverageNote = noteFor(st, "mutate", coverage.ResultFile)
+	v.SectionsNote = noteFor(st, "augment", TestSectionsFile)
+	var m map[string][]string
 	switch {
-	case e.HasTestSections:
+	case e.Sections != nil:
+		m = e.Sections.Tests
 		v.TestSectionsSource = TestSectionsFile
 	case rec != nil && len(rec.F2PSections) > 0:
 		m = rec.F2PSections

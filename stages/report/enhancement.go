@@ -7,90 +7,87 @@ import (
 	"os"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mutation"
 )
 
-// The enhancement hook. Phase 4 (issue 7: mutants, kill matrix, coverage,
-// test-to-section map) has not landed, so its artifacts have no Go types
-// yet. Stage.Enhancement is the one place the report reads them: by default
-// LoadEnhancement reads the provisional files below; when stages/mutate and
-// stages/augment land, set Stage.Enhancement to a function built on their
-// own Load functions (or make them write these files) and the candidate
-// pages render the sections as soon as the files exist.
+// The enhancement hook. Phase 4 (issue 7) writes the mutants with their
+// records, the kill matrix and Table 8 (pipeline/mutation), the coverage of
+// the reference solution (pipeline/coverage), and the test-to-section map
+// (stages/augment). Stage.Enhancement is the one place the report reads
+// them: by default LoadEnhancement reads the files of pipeline/mutation and
+// pipeline/coverage with their own loaders, and the test-to-section map
+// from TestSectionsFile, a provisional file in the JSON form of
+// stages/augment's SectionMap until that stage names its own file. A
+// section is rendered as soon as its file exists.
 
-// Provisional phase-4 files of a candidate folder, read by LoadEnhancement.
-const (
-	MutantsFile      = "mutants/mutants.json"
-	CoverageFile     = "augment/coverage.json"
-	TestSectionsFile = "augment/test_sections.json"
-)
+// TestSectionsFile is the provisional test-to-section map of a candidate.
+const TestSectionsFile = "augment/test_sections.json"
 
-// Enhancement is what phase 4 learned about a candidate. The Has fields
-// say which parts exist; a part that exists may still be empty.
+// Enhancement is what phase 4 learned about a candidate; each part is nil
+// when its files do not exist.
 type Enhancement struct {
-	HasMutants      bool
-	Mutants         []Mutant
-	HasCoverage     bool
-	Coverage        []Coverage
-	HasTestSections bool
-	// TestSections maps each F2P test to the sections it asserts.
-	TestSections map[string][]string
+	Mutants  *mutation.Set
+	Coverage *coverage.Result
+	Sections *TestSectionMap
 }
 
-// Mutant is one incorrect alternative solution with its record (issue 7):
-// the method, the section it violates and why it differs from the
-// reference, and whether the F2P suite killed it.
-type Mutant struct {
-	ID          string `json:"id"`
-	Method      string `json:"method"`
-	Section     string `json:"section"`
-	Requirement string `json:"requirement"`
-	Reference   string `json:"reference_behaviour"`
-	Mutated     string `json:"mutated_behaviour"`
-	Scenario    string `json:"scenario"`
-	Rationale   string `json:"rationale"`
-	// Status is "killed", "survived" or "dropped" (Reason says why).
-	Status   string   `json:"status"`
-	Reason   string   `json:"reason,omitempty"`
-	KilledBy []string `json:"killed_by,omitempty"`
+// TestSectionMap is the test-to-section map in the JSON form of
+// stages/augment's SectionMap: every F2P test with the implementable
+// sections it asserts, the tests mapped to none ("possibly overly broad",
+// ProMax) and the sections no test asserts.
+type TestSectionMap struct {
+	Tests    map[string][]string `json:"f2p_sections"`
+	Broad    []string            `json:"possibly_overly_broad"`
+	Untested []string            `json:"untested_sections"`
 }
 
-// Coverage is the line coverage of the reference patch's executable added
-// lines by one suite ("F2P", "P2P", "F2P ∪ P2P", or a test).
-type Coverage struct {
-	Suite      string `json:"suite"`
-	Covered    int    `json:"covered"`
-	Executable int    `json:"executable"`
-}
-
-// LoadEnhancement reads the provisional phase-4 files of a candidate.
-// Unknown fields are ignored: the format belongs to issue 7 and may grow.
+// LoadEnhancement reads a candidate's phase-4 files. Each part that exists
+// but cannot be read is left nil and its error returned with the others.
 func LoadEnhancement(c *pipeline.Candidate) (*Enhancement, error) {
 	e := &Enhancement{}
-	parts := []struct {
-		file string
-		has  *bool
-		into any
-	}{
-		{MutantsFile, &e.HasMutants, &e.Mutants},
-		{CoverageFile, &e.HasCoverage, &e.Coverage},
-		{TestSectionsFile, &e.HasTestSections, &e.TestSections},
-	}
 	var errs []error
-	for _, p := range parts {
-		path, err := c.Path(p.file)
+	exists := func(rel string) bool {
+		p, err := c.Path(rel)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			return false
 		}
-		data, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
+		_, err = os.Stat(p)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
 		}
+		return err == nil
+	}
+	if exists(mutation.IndexFile) {
+		s, err := mutation.Load(c)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			e.Mutants = s
+		}
+	}
+	if exists(coverage.ResultFile) {
+		r, err := coverage.Load(c)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			e.Coverage = r
+		}
+	}
+	if exists(TestSectionsFile) {
+		p, _ := c.Path(TestSectionsFile)
+		data, err := os.ReadFile(p)
+		var m TestSectionMap
 		if err == nil {
-			err = json.Unmarshal(data, p.into)
+			// Unknown fields (the evidence) are allowed: the format is
+			// stages/augment's and may grow.
+			err = json.Unmarshal(data, &m)
 		}
-		*p.has = err == nil
 		if err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", path, err))
+			errs = append(errs, fmt.Errorf("read %s: %w", p, err))
+		} else {
+			e.Sections = &m
 		}
 	}
 	return e, errors.Join(errs...)

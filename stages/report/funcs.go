@@ -56,6 +56,28 @@ var funcs = template.FuncMap{
 	"codeTable": func(t mapping.Table[mapping.CodeRow], reason bool) codeTableData {
 		return codeTableData{Table: t, Reason: reason}
 	},
+	// mutantClass is the badge class of a mutant's status.
+	"mutantClass": func(status string) string {
+		switch status {
+		case "killed":
+			return "passed"
+		case "survived":
+			return "rejected"
+		}
+		return "skipped"
+	},
+	// outcomeMark is a kill-matrix cell.
+	"outcomeMark": func(o string) string {
+		switch o {
+		case "killed":
+			return "K"
+		case "passed":
+			return "✓"
+		case "unreached":
+			return "–"
+		}
+		return "?"
+	},
 	"short": func(s string) string {
 		if len(s) > 12 {
 			return s[:12]

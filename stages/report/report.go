@@ -59,7 +59,8 @@ type Stage struct {
 	// Out is the site's folder; <workspace>/reports when empty.
 	Out string
 	// Enhancement reads a candidate's phase-4 artifacts (issue 7); nil
-	// means LoadEnhancement, which reads the provisional files.
+	// means LoadEnhancement (pipeline/mutation's and pipeline/coverage's
+	// files, and the provisional TestSectionsFile).
 	Enhancement func(c *pipeline.Candidate) (*Enhancement, error)
 
 	// After Run: the site's folder, its index page and the page of each

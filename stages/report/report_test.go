@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/prompts"
@@ -275,41 +277,84 @@ func TestLaterStages(t *testing.T) {
 		`<code>rank.json</code> is about another <code>mapping.md</code>`)
 }
 
-// TestEnhancementHook checks issue 7's provisional files: mutants with
-// their records and kill status, coverage and the test-to-section map,
-// which wins over the build stage's.
+// writePhase4 writes issue 7's files for the good candidate, built with
+// pipeline/mutation and pipeline/coverage: two mutants (one killed, one
+// survived, one dropped), the kill matrix, Table 8, the coverage and the
+// test-to-section map.
+func writePhase4(t *testing.T, c *pipeline.Candidate) {
+	t.Helper()
+	killed := &mutation.Mutant{ID: "revert-2.2", Method: mutation.MappedRevert, Section: "2.2", SectionTitle: "Locale table",
+		Requirement: "en, fr and de must be present", Reference: "fr found", Mutated: "fr missing", Scenario: `Lookup("fr")`,
+		Rationale: "a missing code is observable", Files: []string{"locale.go"}, Status: mutation.Killed, KilledBy: []string{"TestLookup"}}
+	survived := &mutation.Mutant{ID: "op-negate-condition-001", Method: mutation.SyntaxOperator, Operator: "negate-condition",
+		Section: "2.1", Status: mutation.Survived}
+	dropped := &mutation.Mutant{ID: "op-return-zero-002", Method: mutation.SyntaxOperator, Operator: "return-zero",
+		Status: mutation.Dropped, Drop: mutation.DropCompile, Reason: "greet.go:9: missing return"}
+	all := []*mutation.Mutant{killed, survived, dropped}
+	m := mutation.NewMatrix([]string{"TestLookup", "TestGreetInFallsBack"})
+	m.Add(killed, map[string]mutation.Outcome{"TestLookup": mutation.OutcomeKilled, "TestGreetInFallsBack": mutation.OutcomePassed})
+	m.Add(survived, map[string]mutation.Outcome{"TestGreetInFallsBack": mutation.OutcomePassed})
+	rep := mutation.NewReport(goodID, nil, all)
+	rep.Runs = mutation.Runs{Jobs: 2, Full: 4, Executed: 3, Saved: 1, Selective: true}
+	writeJSON(t, filepath.Join(c.Dir, mutation.IndexFile), all)
+	writeJSON(t, filepath.Join(c.Dir, mutation.MatrixFile), m)
+	writeJSON(t, filepath.Join(c.Dir, mutation.ReportFile), rep)
+	target := coverage.Lines{"locale.go": {3, 4, 5, 6, 7}, "greet.go": {8, 9, 10, 11, 12}}
+	cov := &coverage.Result{Adapter: "go", Tool: "go test -coverprofile", PerTest: true, Suites: []coverage.Suite{
+		coverage.NewSuite(coverage.F2P, []string{"TestLookup", "TestGreetInFallsBack"}, target, coverage.Lines{"locale.go": {3, 4, 5}, "greet.go": {8, 9, 10}}),
+		coverage.NewSuite(coverage.P2P, []string{}, target, coverage.Lines{}),
+	}, Uncovered: []coverage.Span{{File: "locale.go", Start: 6, End: 7, Lines: 2}}}
+	writeJSON(t, filepath.Join(c.Dir, coverage.ResultFile), cov)
+	writeJSON(t, filepath.Join(c.Dir, TestSectionsFile), map[string]any{
+		"f2p_sections":          map[string][]string{"TestLookup": {"2.2", "3"}},
+		"evidence":              []any{},
+		"possibly_overly_broad": []string{"TestGreetInFallsBack"},
+		"untested_sections":     []string{"4"},
+	})
+}
+
+// TestEnhancementHook checks issue 7's files: Table 8, the mutants with
+// their records and kill status, the kill matrix, coverage and the
+// test-to-section map, which wins over the build stage's.
 func TestEnhancementHook(t *testing.T) {
 	ws := buildFixture(t)
 	c := candidate(t, ws, goodID)
-	writeJSON(t, filepath.Join(c.Dir, MutantsFile), []map[string]any{
-		{"id": "m1", "method": "section-revert", "section": "2.2", "requirement": "en, fr and de must be present",
-			"reference_behaviour": "fr found", "mutated_behaviour": "fr missing", "scenario": "Lookup(\"fr\")",
-			"rationale": "a missing code is observable", "status": "killed", "killed_by": []string{"TestLookup"}, "future_field": 1},
-		{"id": "m2", "method": "syntax:negate", "section": "2.1", "status": "survived"},
-	})
-	writeJSON(t, filepath.Join(c.Dir, CoverageFile), []Coverage{{Suite: "F2P", Covered: 12, Executable: 20}, {Suite: "P2P", Covered: 0, Executable: 0}})
-	writeJSON(t, filepath.Join(c.Dir, TestSectionsFile), map[string][]string{"TestLookup": {"2.2", "3"}})
+	writePhase4(t, c)
 	s := runReport(t, ws)
 	page := readFile(t, s.Pages[goodID])
 	contains(t, "page", page,
-		`<tr><td>m1</td><td>section-revert</td><td>2.2</td><td><span class="badge passed">killed</span><br><span class="muted">by TestLookup</span></td>`,
+		// Table 8: the mapped revert is killed, the operators made one
+		// valid mutant (the other did not compile) that survived.
+		`<tr><td>Mapped-section revert</td><td class="num">1</td><td class="num">1</td><td class="num">1</td><td class="num">1</td><td class="num">100.0%</td></tr>`,
+		`<tr><td>Syntax operators</td><td class="num">2</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">0.0%</td></tr>`,
+		`<tfoot>`+"\n"+`<tr><td>total</td><td class="num">3</td><td class="num">2</td><td class="num">2</td><td class="num">1</td><td class="num">50.0%</td></tr></tfoot>`,
+		`2 sandbox jobs, 3 of 4 test executions (per-test coverage saved 1) · dropped by compile: 1</p>`,
+		`<tr id="m-revert-2.2"><td><code>revert-2.2</code></td><td>Mapped-section revert</td><td><a href="#sec-2.2">2.2</a> Locale table</td>`,
+		`<td><span class="badge passed">killed</span><br><span class="muted">by TestLookup</span></td>`,
 		`<dt>Scenario</dt><dd>Lookup(&#34;fr&#34;)</dd>`,
-		`<tr><td>m2</td><td>syntax:negate</td><td>2.1</td><td><span class="badge rejected">survived</span></td>`,
-		`<tr><td>F2P</td><td class="num">12</td><td class="num">20</td><td class="num">60.0%</td></tr>`,
-		`<tr><td>P2P</td><td class="num">0</td><td class="num">0</td><td class="num">–</td></tr>`,
+		`<td><span class="badge rejected">survived</span></td>`,
+		`<td><span class="badge skipped">dropped</span> <span class="muted">compile</span><br><span class="muted">greet.go:9: missing return</span></td>`,
+		`<summary>Kill matrix: 2 mutants × 2 F2P tests</summary>`,
+		`<tr><td><a href="#m-revert-2.2"><code>revert-2.2</code></a></td><td>2.2</td><td class="center o-passed">✓</td><td class="center o-killed">K</td></tr>`,
+		`<td class="center o-passed">✓</td><td class="center o-unreached">–</td></tr>`,
+		`<tr><td>F2P</td><td class="num">2</td><td class="num">6</td><td class="num">10</td><td class="num">60.0%</td></tr>`,
+		`<tr><td>P2P</td><td class="num">0</td><td class="num">0</td><td class="num">10</td><td class="num">0.0%</td></tr>`,
+		`<li><code>locale.go</code> lines 6–7 (2 executable)</li>`,
 		`<p class="muted">From <code>augment/test_sections.json</code>.</p>`,
 		`<tr><td><code>TestLookup</code></td><td><a href="#sec-2.2">2.2</a>, <a href="#sec-3">3</a></td></tr>`,
+		`Possibly overly broad (no section): <code>TestGreetInFallsBack</code>`,
+		`Sections no F2P test asserts: <a href="#sec-4">4</a>`,
 	)
 	// A damaged file is reported on the page; the report still works.
-	if err := os.WriteFile(filepath.Join(c.Dir, CoverageFile), []byte("{"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(c.Dir, coverage.ResultFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s = runReport(t, ws)
-	contains(t, "page", readFile(t, s.Pages[goodID]), `augment/coverage.json: unexpected end of JSON input</p>`)
+	contains(t, "page", readFile(t, s.Pages[goodID]), `coverage/coverage.json: unexpected EOF</p>`)
 
 	// A custom hook replaces the files.
 	s = &Stage{Enhancement: func(*pipeline.Candidate) (*Enhancement, error) {
-		return &Enhancement{HasMutants: true, Mutants: []Mutant{}}, nil
+		return &Enhancement{Mutants: &mutation.Set{Mutants: []*mutation.Mutant{}, Matrix: mutation.NewMatrix(nil)}}, nil
 	}}
 	if err := s.Run(context.Background(), &pipeline.Env{Workspace: ws}); err != nil {
 		t.Fatal(err)
@@ -388,7 +433,17 @@ func TestHostile(t *testing.T) {
 	writeJSON(t, filepath.Join(c.Dir, build.RecordFile), &build.Record{Rejected: script, Report: &sandbox.Report{Command: img,
 		Classification: sandbox.Classification{FailToPass: []string{svg}, PassToPass: []string{close}}},
 		F2PSections: map[string][]string{script: {`"><script>`}}})
-	writeJSON(t, filepath.Join(c.Dir, MutantsFile), []Mutant{{ID: script, Method: img, Section: svg, Requirement: close, Status: script, KilledBy: []string{img}}})
+	writeJSON(t, filepath.Join(c.Dir, TestSectionsFile), &TestSectionMap{Tests: map[string][]string{svg: {`"><script>`}}, Broad: []string{script}, Untested: []string{close}})
+	mu := &mutation.Mutant{ID: "m1", Method: mutation.Method(img), Operator: svg, Section: close, Requirement: script,
+		Scenario: close, Status: mutation.Status(script), Drop: mutation.Drop(img), Reason: svg, KilledBy: []string{script}, Files: []string{img}}
+	matrix := mutation.NewMatrix([]string{script})
+	matrix.Add(mu, map[string]mutation.Outcome{script: mutation.OutcomeKilled})
+	writeJSON(t, filepath.Join(c.Dir, mutation.IndexFile), []*mutation.Mutant{mu})
+	writeJSON(t, filepath.Join(c.Dir, mutation.MatrixFile), matrix)
+	writeJSON(t, filepath.Join(c.Dir, mutation.ReportFile), &mutation.Report{Methods: []mutation.Row{{Method: mutation.Method(script)}}, Skipped: []string{img},
+		Drops: map[mutation.Drop]int{mutation.Drop(svg): 1}})
+	writeJSON(t, filepath.Join(c.Dir, coverage.ResultFile), &coverage.Result{Tool: script, Suites: []coverage.Suite{{Name: img}},
+		Uncovered: []coverage.Span{{File: svg}}, Notes: []string{close}})
 	writeJSON(t, filepath.Join(ws.Root, "collect", collect.FunnelFile), &collect.Funnel{
 		Projects: []*collect.ProjectFunnel{{Project: script, Dropped: []collect.Drop{{Step: img, Reason: script}}}},
 		Total:    &collect.ProjectFunnel{Steps: []*collect.Step{{Step: svg, Unit: close, Considered: 1, Dropped: 1}}},
@@ -429,6 +484,9 @@ func TestHostile(t *testing.T) {
 		`<code>javascript:alert(3)</code>`,
 		`<p class="note rejected">rejected: &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</p>`,
 		`<a href="#sec-%22%3e%3cscript%3e">&#34;&gt;&lt;script&gt;</a>`,
+		`<tr id="m-m1"><td><code>m1</code></td><td>&lt;img src=x onerror=alert(1)&gt; <code>&lt;svg onload=alert(1)&gt;</code></td>`,
+		`<th class="center" title="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;">T1</th>`,
+		`<p class="muted">Executable added lines of the reference solution, measured with <code>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</code>.</p>`,
 	)
 	// audit.json exists, so the skip recorded in status.json is not shown.
 	if strings.Contains(good, "skipped: &lt;img") {
