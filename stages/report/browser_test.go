@@ -17,6 +17,7 @@ import (
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/rules"
 	"github.com/lolbench/lolbench/stages/validate"
 )
 
@@ -40,56 +41,29 @@ func chromium() string {
 
 // demoCandidate is one candidate of the demo workspace.
 type demoCandidate struct {
-	spec testcand.Spec
-	// project and language fix candidate.json (testcand writes "sample"
-	// and "Go").
-	project, language string
-	// mapping is the mapping.md content; "" leaves it out.
+	id, project string
+	// mapping is the sample's mapping file copied to mapping.md.
 	mapping string
 }
 
-// flawedMapping is the tinykv mapping with a deliberate mistake (a wrong
-// EP-section coverage), and the line of the mistake.
-func flawedMapping(t *testing.T) (string, int) {
-	good, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "tinykv", "mapping.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const from, to = "| EP-section coverage | 87.5% |", "| EP-section coverage | 75.0% |"
-	if !strings.Contains(string(good), from) {
-		t.Fatalf("tinykv mapping.md has no %q line", from)
-	}
-	bad := strings.Replace(string(good), from, to, 1)
-	line := slices.Index(strings.Split(bad, "\n"), to) + 1
-	return bad, line
+// The demo's candidates (data/demo/demo.sh): the tinykv sample with its
+// curated mapping, and again with the mapping that has deliberate
+// mistakes.
+var demo = []demoCandidate{
+	{"tinykv-flawed-tkep-0002", "tinykv-flawed", "mapping-flawed.md"},
+	{"tinykv-tkep-0002", "tinykv", "mapping.md"},
 }
 
-// buildDemo builds the demo workspace: tinykv with its mapping, unitconv
-// without one, and tinykv with the flawed mapping; validate runs on all
-// three through the engine.
-func buildDemo(t *testing.T) (*workspace.Workspace, []string, int) {
+// buildDemo builds the demo workspace with the samples' repository and
+// mappings, and runs validate on both candidates through the engine.
+func buildDemo(t *testing.T) *workspace.Workspace {
 	t.Helper()
-	root := filepath.Join("..", "..")
-	good, err := os.ReadFile(filepath.Join(root, "data", "samples", "tinykv", "mapping.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad, badLine := flawedMapping(t)
-	tinykv := testcand.Tinykv(root)
-	flawed := tinykv
-	flawed.ID = "tinykv-tkep-0002-flawed"
-	unitconv := testcand.Spec{Sample: filepath.Join(root, "data", "samples", "unitconv"), ID: "unitconv-ucep-0004",
-		EPFile: "ep.md", EPID: "UCEP 4", Title: "Unit expressions and temperature scales"}
-	demo := []demoCandidate{
-		{tinykv, "tinykv", "Go", string(good)},
-		{flawed, "tinykv", "Go", bad},
-		{unitconv, "unitconv", "Python", ""},
-	}
 	dir := t.TempDir()
 	var ws *workspace.Workspace
-	var ids []string
 	for _, d := range demo {
-		w, c, err := testcand.Build(dir, d.spec)
+		spec := testcand.Tinykv(filepath.Join("..", ".."))
+		spec.ID = d.id
+		w, c, err := testcand.Build(dir, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,21 +72,17 @@ func buildDemo(t *testing.T) (*workspace.Workspace, []string, int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		info.Project, info.Language = d.project, d.language
+		info.Project = d.project
 		writeJSON(t, filepath.Join(c.Dir, pipeline.InfoFile), info)
-		if d.mapping != "" {
-			if err := workspace.WriteFile(filepath.Join(c.Dir, pipeline.MappingFile), []byte(d.mapping), 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if err := testcand.CopyMapping(spec, c, d.mapping); err != nil {
+			t.Fatal(err)
 		}
 		env := &pipeline.Env{Workspace: ws, Version: "test"}
 		if _, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{validate.Stage{}}); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, d.spec.ID)
 	}
-	slices.Sort(ids)
-	return ws, ids, badLine
+	return ws
 }
 
 func TestBrowser(t *testing.T) {
@@ -120,7 +90,23 @@ func TestBrowser(t *testing.T) {
 	if exe == "" {
 		t.Skip("SKIP browser test: chromium is not installed (apt-get install -y chromium; CI installs it in .ci/run)")
 	}
-	ws, ids, badLine := buildDemo(t)
+	ws := buildDemo(t)
+	var ids []string
+	for _, d := range demo {
+		ids = append(ids, d.id)
+	}
+	// The evidence the index's first violation link must open: the first
+	// violation of the flawed mapping, as the validate stage reported it.
+	const flawedID = "tinykv-flawed-tkep-0002"
+	rep, err := readValidate(ws, flawedID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) == 0 || rep.Violations[0].Line == 0 {
+		t.Fatalf("the flawed demo mapping should have a first violation with an artifact line: %+v", rep.Violations)
+	}
+	first := rep.Violations[0]
+	badLine := first.Line
 	s := runReport(t, ws)
 	shots := os.Getenv("LOLBENCH_SCREENSHOT_DIR")
 	if shots == "" {
@@ -154,9 +140,9 @@ func TestBrowser(t *testing.T) {
 	shot(t, ctx, shots, "index.png", chromedp.FullScreenshot(100))
 
 	// One click from the index to the evidence: the flawed candidate's
-	// violation link opens its page scrolled to the offending line.
-	const flawedID = "tinykv-tkep-0002-flawed"
+	// first violation link opens its page scrolled to the offending line.
 	link := chromedp.CSS(fmt.Sprintf("#c-%s a.violation-link", flawedID))
+	wantRule := fmt.Sprintf("R%02d", first.Rule)
 	rule, err := chromedp.Run(ctx, chromedp.Text(link))
 	if err != nil {
 		t.Fatal(err)
@@ -186,8 +172,8 @@ func TestBrowser(t *testing.T) {
 	shot(t, ctx, shots, "violation.png", chromedp.CaptureScreenshot())
 	wantSuffix := fmt.Sprintf("/reports/candidates/%s.html#L%d", flawedID, badLine)
 	switch {
-	case rule != "R08":
-		t.Errorf("violation link says %q, want R08", rule)
+	case rule != wantRule && !strings.HasPrefix(rule, wantRule+" ×"):
+		t.Errorf("violation link says %q, want %s", rule, wantRule)
 	case !strings.HasSuffix(got.Href, wantSuffix):
 		t.Errorf("the violation link opened %s, want …%s", got.Href, wantSuffix)
 	case got.ID != fmt.Sprintf("L%d", badLine) || got.Class != "hl":
@@ -212,8 +198,8 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hash != "#v1" || name != "global-arithmetic" {
-		t.Errorf("the badge opened %q with rule %q, want #v1 and global-arithmetic", hash, name)
+	if want := rules.Lookup(first.Rule).Name; hash != "#v1" || name != want {
+		t.Errorf("the badge opened %q with rule %q, want #v1 and %s", hash, name, want)
 	}
 	shot(t, ctx, shots, "candidate.png", chromedp.FullScreenshot(100))
 }

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +19,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/rules"
 	"github.com/lolbench/lolbench/stages/audit"
 	"github.com/lolbench/lolbench/stages/build"
@@ -64,6 +67,44 @@ type StageRow struct {
 	Result   pipeline.Result // "" when the stage has not run
 	Reason   string
 	Finished string
+	// Derived rows are not in status.json: the workspace-wide stages
+	// (collect, export) record nothing per candidate, so their outcome is
+	// read from what they left (candidate.json, export/harbor/<id>).
+	Derived bool
+}
+
+// Workspace-wide stages whose per-candidate outcome is derived.
+const (
+	collectStage = "collect"
+	exportStage  = "export"
+)
+
+// derive adds the outcomes of the workspace-wide stages that status.json
+// lacks to a copy of st: collect passed when candidate.json's criteria all
+// passed (a stale candidate records the one that no longer does), export
+// passed when <workspace>/export/harbor/<id> exists.
+func derive(ws *workspace.Workspace, c *pipeline.Candidate, info *pipeline.Info, st *pipeline.Status) (*pipeline.Status, map[string]bool) {
+	out := &pipeline.Status{Stages: maps.Clone(st.Stages)}
+	derived := map[string]bool{}
+	if out.Stages[collectStage] == nil && info != nil {
+		ss := &pipeline.StageStatus{Result: pipeline.Passed, Reason: "kept by collection (candidate.json)"}
+		for _, ch := range info.Checks {
+			if !ch.Passed {
+				ss = &pipeline.StageStatus{Result: pipeline.Rejected, Reason: fmt.Sprintf("%s: %s", ch.Criterion, cmp.Or(ch.Reason, ch.Value))}
+				break
+			}
+		}
+		out.Stages[collectStage], derived[collectStage] = ss, true
+	}
+	if out.Stages[exportStage] == nil && ws != nil {
+		if p, err := ws.Path("export", "harbor", c.ID); err == nil {
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				out.Stages[exportStage] = &pipeline.StageStatus{Result: pipeline.Passed, Reason: "exported to export/harbor/" + c.ID}
+				derived[exportStage] = true
+			}
+		}
+	}
+	return out, derived
 }
 
 // candidatePage is everything one candidate page shows.
@@ -211,7 +252,7 @@ type testSections struct {
 
 // loadCandidate reads every artifact of one candidate. Nothing here fails
 // the report: an unreadable artifact becomes a line in its section.
-func (s *Stage) loadCandidate(c *pipeline.Candidate) *candidatePage {
+func (s *Stage) loadCandidate(ws *workspace.Workspace, c *pipeline.Candidate) *candidatePage {
 	p := &candidatePage{ID: c.ID, Page: pagePath(c.ID)}
 	info, err := c.LoadInfo()
 	if err != nil {
@@ -224,7 +265,11 @@ func (s *Stage) loadCandidate(c *pipeline.Candidate) *candidatePage {
 		p.Problems = append(p.Problems, err.Error())
 		st = &pipeline.Status{Stages: map[string]*pipeline.StageStatus{}}
 	}
-	p.Stages, p.State, p.LastPassed, p.Rejected = stageRows(st)
+	full, derived := derive(ws, c, info, st)
+	p.Stages, p.State, p.LastPassed, p.Rejected = stageRows(full)
+	for i := range p.Stages {
+		p.Stages[i].Derived = derived[p.Stages[i].Stage]
+	}
 
 	p.EP = loadEP(c, info, st)
 	p.Mapping = loadMapping(c, st)

@@ -155,7 +155,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 		if err != nil {
 			return err
 		}
-		p := s.loadCandidate(c)
+		p := s.loadCandidate(ws, c)
 		s.stats(ctx, env, p, c, out)
 		if err := ctx.Err(); err != nil {
 			return err

@@ -123,6 +123,13 @@ func TestIndex(t *testing.T) {
 		`<rect x="160" y="58" width="210" height="18" class="passed"><title>validate: passed 1</title></rect>`,
 		`<rect x="370" y="58" width="210" height="18" class="rejected"><title>validate: rejected 1</title></rect>`,
 	)
+	// collect and export are workspace stages: collect is derived from
+	// candidate.json; nothing was exported.
+	contains(t, "index", index,
+		`<tr><td>collect</td><td class="num">2</td><td class="num">0</td><td class="num">0</td><td class="num">0</td><td class="num">0</td></tr>`,
+		`<tr><td>export</td><td class="num">0</td><td class="num">0</td><td class="num">0</td><td class="num">0</td><td class="num">2</td></tr>`)
+	contains(t, "page", readFile(t, s.Pages[goodID]),
+		`<tr><td>collect</td><td><span class="badge passed">passed</span></td><td>kept by collection (candidate.json)</td><td class="muted">workspace stage</td></tr>`)
 	if strings.Contains(index, `id="collection"`) {
 		t.Error("index shows a collection funnel without collect/funnel.json")
 	}
@@ -533,4 +540,63 @@ func TestNoStatistics(t *testing.T) {
 func sha256hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// TestDerive checks the outcomes of the workspace stages that status.json
+// does not record per candidate.
+func TestDerive(t *testing.T) {
+	ws := buildFixture(t)
+	c := candidate(t, ws, goodID)
+	info, err := c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws.Root, "export", "harbor", goodID), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	recorded := &pipeline.StageStatus{Result: pipeline.Skipped, Reason: "recorded"}
+	for _, tc := range []struct {
+		name    string
+		checks  []pipeline.Check
+		status  map[string]*pipeline.StageStatus
+		collect pipeline.StageStatus
+		derived []string
+	}{
+		{"all criteria passed", []pipeline.Check{{Criterion: "has-tests", Passed: true}}, nil,
+			pipeline.StageStatus{Result: pipeline.Passed, Reason: "kept by collection (candidate.json)"}, []string{"collect", "export"}},
+		{"stale candidate", []pipeline.Check{{Criterion: "has-tests", Passed: true}, {Criterion: "eps", Value: "dropped", Reason: "the proposal is no longer in the project's EP source"}}, nil,
+			pipeline.StageStatus{Result: pipeline.Rejected, Reason: "eps: the proposal is no longer in the project's EP source"}, []string{"collect", "export"}},
+		{"status.json wins", nil, map[string]*pipeline.StageStatus{"collect": recorded, "export": recorded},
+			*recorded, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := *info
+			in.Checks = tc.checks
+			st := &pipeline.Status{Stages: map[string]*pipeline.StageStatus{}}
+			for k, v := range tc.status {
+				st.Stages[k] = v
+			}
+			out, derived := derive(ws, c, &in, st)
+			if got := *out.Stages["collect"]; got != tc.collect {
+				t.Fatalf("collect %+v, want %+v", got, tc.collect)
+			}
+			var names []string
+			for n := range derived {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tc.derived) {
+				t.Fatalf("derived %v, want %v", names, tc.derived)
+			}
+			if tc.derived != nil && out.Stages["export"].Reason != "exported to export/harbor/"+goodID {
+				t.Fatalf("export %+v", out.Stages["export"])
+			}
+			if len(st.Stages) != len(tc.status) {
+				t.Fatal("derive changed the status it was given")
+			}
+		})
+	}
+	if _, d := derive(ws, candidate(t, ws, badID), nil, &pipeline.Status{Stages: map[string]*pipeline.StageStatus{}}); len(d) != 0 {
+		t.Fatalf("derived %v without candidate.json or export", d)
+	}
 }
