@@ -74,6 +74,7 @@ func (d *Docker) Isolated() bool { return true }
 // tags exist (a second task of the same repository, base commit and recipe
 // reuses them as they are) and then the thin task image.
 func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
+	d.pruneStale(ctx)
 	r := spec.Recipe
 	env := &dockerEnv{d: d, spec: spec, info: EnvInfo{Executor: d.Name(), Isolated: true}}
 	if spec.HarborEnv != "" {
@@ -129,6 +130,31 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	}
 	env.image, env.info.TaskImage = task, task
 	return env, nil
+}
+
+// staleAfter is the age past which a job container that is not running
+// belongs to no live job: a job removes its container moments after it
+// stops, so one left this long was abandoned by a killed process.
+var staleAfter = 15 * time.Minute
+
+// pruneStale removes the job containers a killed lolbench process left
+// behind (SIGKILL runs no cleanup): stopped, and created long ago. labels
+// ("key=value") narrow the search.
+func (d *Docker) pruneStale(ctx context.Context, labels ...string) {
+	f := make(client.Filters).Add("label", append([]string{"org.lolbench.job"}, labels...)...)
+	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f})
+	if err != nil {
+		return
+	}
+	for _, c := range res.Items {
+		if c.State == container.StateRunning || c.State == container.StatePaused || c.State == container.StateRestarting {
+			continue
+		}
+		if time.Since(time.Unix(c.Created, 0)) < staleAfter {
+			continue
+		}
+		d.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
+	}
 }
 
 // RemoveImage removes an image and its untagged parents; a missing image
