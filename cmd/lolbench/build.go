@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/goccy/go-yaml"
 	"github.com/spf13/cobra"
 
 	"github.com/lolbench/lolbench/pipeline"
@@ -137,11 +136,8 @@ func registryRecipe(path string) func(info *pipeline.Info) (*recipe.Recipe, erro
 		if !ok || p.Recipe == nil {
 			return nil, nil
 		}
-		data, err := yaml.Marshal(p.Recipe)
-		if err != nil {
-			return nil, fmt.Errorf("%s: project %s: recipe: %w", path, info.Project, err)
-		}
-		return recipe.Parse(fmt.Sprintf("%s (project %s)", path, info.Project), data)
+		r := *p.Recipe
+		return &r, nil
 	}
 }
 

@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/recipe"
 )
 
 func TestBuildFlags(t *testing.T) {
@@ -120,5 +125,44 @@ func TestExportEmptyWorkspace(t *testing.T) {
 	want := "{\n  \"exported\": [],\n  \"format\": \"swebench\",\n  \"path\": \"" + dir + "/export/swebench.jsonl\",\n  \"skipped\": {}\n}\n"
 	if out != want {
 		t.Fatalf("got %s\nwant %s", out, want)
+	}
+}
+
+// TestRegistryRecipe reads a project's recipe from the registry, strictly.
+func TestRegistryRecipe(t *testing.T) {
+	dir := t.TempDir()
+	reg := `projects:
+  - name: tinykv
+    path: repo
+    language: Go
+    domain: storage
+    eps: {kind: local, dir: eps, glob: "*.md", name: "TKEP-{n}", id_key: tkep}
+    links: {curated: [{ep: 2, pr: 7, title: t, base: base, head: head, created_at: 2026-03-16, merged_at: 2026-03-21T09:00:00Z}]}
+    recipe:
+      image: golang:1.22
+      install: [go build ./...]
+      test: {command: "go test -json {tests}", suite: ["./..."], select: packages, format: go-json}
+`
+	path := filepath.Join(dir, "projects.yaml")
+	os.WriteFile(path, []byte(reg), 0o644)
+	find := registryRecipe(path)
+	r, err := find(&pipeline.Info{Project: "tinykv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &recipe.Recipe{Image: "golang:1.22", Install: []string{"go build ./..."},
+		Test: recipe.Test{Command: "go test -json {tests}", Suite: []string{"./..."}, Select: "packages", Format: "go-json"}}
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("got %+v", r)
+	}
+	if r, err := find(&pipeline.Info{Project: "nope"}); r != nil || err != nil {
+		t.Fatalf("unknown project: %v %v", r, err)
+	}
+	os.WriteFile(path, []byte(strings.Replace(reg, "go test -json {tests}", "go test -json", 1)), 0o644)
+	if _, err := find(&pipeline.Info{Project: "tinykv"}); err == nil || !strings.Contains(err.Error(), `recipe: test.command: "go test -json" has no {tests} placeholder`) {
+		t.Fatalf("err = %v", err)
+	}
+	if r, err := registryRecipe(filepath.Join(dir, "absent.yaml"))(&pipeline.Info{Project: "tinykv"}); r != nil || err != nil {
+		t.Fatalf("absent registry: %v %v", r, err)
 	}
 }
