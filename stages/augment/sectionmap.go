@@ -1,0 +1,260 @@
+package augment
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+)
+
+// Section is one implementable section of the mapping.
+type Section struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Requirement string `json:"requirement,omitempty"`
+}
+
+// MapInput is what the test-to-section map is computed from.
+type MapInput struct {
+	// Tests are the F2P tests to map, in order.
+	Tests []string
+	// Sections are the implementable sections.
+	Sections []Section
+	// Reverts maps each revert mutant (section revert, mapped-section
+	// revert) to the section it reverts.
+	Reverts map[string]string
+	// Kills maps a test to the mutants it kills.
+	Kills map[string][]string
+	// Covered maps a test to the target lines it runs (per-test
+	// coverage); a test absent from it has no coverage evidence.
+	Covered map[string]coverage.Lines
+	// Owned maps a section to the target lines it owns.
+	Owned map[string]coverage.Lines
+}
+
+// SectionMap is the test-to-section map (issue 7): every F2P test with the
+// implementable sections whose behaviour it asserts, and the evidence.
+type SectionMap struct {
+	// Tests maps an F2P test to its sections, sorted; a test mapped to no
+	// section is absent (it is listed in Broad). This is the map the
+	// Harbor verifier and the SWE-bench export carry.
+	Tests map[string][]string `json:"f2p_sections"`
+	// Evidence says, per test, why it maps where it does.
+	Evidence []TestEvidence `json:"evidence"`
+	// Sections lists each implementable section with the F2P tests that
+	// assert it; a section is completed only when all of them pass.
+	Sections []SectionTests `json:"sections"`
+	// Broad are the F2P tests mapped to no section: possibly "overly
+	// broad" tests (ProMax), which check no implementable section.
+	Broad []string `json:"possibly_overly_broad"`
+	// Untested are the implementable sections no F2P test asserts.
+	Untested []string `json:"untested_sections"`
+}
+
+// TestEvidence is one test's mapping with its reasons.
+type TestEvidence struct {
+	Test     string   `json:"test"`
+	Sections []string `json:"sections"`
+	// Kills are the revert mutants the test kills ("revert-3.1 (3.1)").
+	Kills []string `json:"kills,omitempty"`
+	// Reaches are the sections whose owned lines the test runs, with the
+	// number of lines ("3.2 (4 lines)").
+	Reaches []string `json:"reaches,omitempty"`
+}
+
+// SectionTests is one section and its tests.
+type SectionTests struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Tests []string `json:"tests"`
+}
+
+// BuildMap computes the test-to-section map: a test asserts a section when
+// it kills one of the section's revert mutants (kill matrix), or when it
+// runs a line the section owns (coverage).
+func BuildMap(in MapInput) *SectionMap {
+	m := &SectionMap{Tests: map[string][]string{}, Evidence: []TestEvidence{}, Sections: []SectionTests{}, Broad: []string{}, Untested: []string{}}
+	known := map[string]bool{}
+	for _, s := range in.Sections {
+		known[s.ID] = true
+	}
+	bySection := map[string][]string{}
+	for _, t := range in.Tests {
+		ev := TestEvidence{Test: t, Sections: []string{}}
+		set := map[string]bool{}
+		kills := append([]string(nil), in.Kills[t]...)
+		sort.Strings(kills)
+		for _, mu := range kills {
+			if s, ok := in.Reverts[mu]; ok && known[s] {
+				set[s] = true
+				ev.Kills = append(ev.Kills, mu+" ("+s+")")
+			}
+		}
+		if cov, ok := in.Covered[t]; ok {
+			for _, s := range in.Sections {
+				if n := cov.Intersect(in.Owned[s.ID]).Count(); n > 0 {
+					set[s.ID] = true
+					unit := "lines"
+					if n == 1 {
+						unit = "line"
+					}
+					ev.Reaches = append(ev.Reaches, fmt.Sprintf("%s (%d %s)", s.ID, n, unit))
+				}
+			}
+		}
+		for _, s := range in.Sections {
+			if set[s.ID] {
+				ev.Sections = append(ev.Sections, s.ID)
+				bySection[s.ID] = append(bySection[s.ID], t)
+			}
+		}
+		if len(ev.Sections) == 0 {
+			m.Broad = append(m.Broad, t)
+		} else {
+			m.Tests[t] = ev.Sections
+		}
+		m.Evidence = append(m.Evidence, ev)
+	}
+	for _, s := range in.Sections {
+		ts := bySection[s.ID]
+		if ts == nil {
+			ts = []string{}
+			m.Untested = append(m.Untested, s.ID)
+		}
+		m.Sections = append(m.Sections, SectionTests{ID: s.ID, Title: s.Title, Tests: ts})
+	}
+	return m
+}
+
+// ImplementableSections lists the sections the mapping marks implementable,
+// in document order, with the requirement of their block when mapped.
+func ImplementableSections(m *mapping.Mapping) []Section {
+	req := map[string]string{}
+	for _, b := range m.Blocks {
+		if req[b.Section] == "" {
+			req[b.Section] = strings.TrimSpace(b.Requirement.Text)
+		}
+	}
+	var out []Section
+	seen := map[string]bool{}
+	for _, r := range m.SCS.Rows {
+		id := strings.TrimSpace(r.Section)
+		if v, ok := mapping.ParseYesNo(r.Implementable); !ok || !v || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, Section{ID: id, Title: strings.TrimSpace(r.Title), Requirement: req[id]})
+	}
+	return out
+}
+
+// Reverts maps the revert mutants of a mutation set (section revert and
+// mapped-section revert, the methods that take a section's behaviour
+// away) to their sections.
+func Reverts(set *mutation.Set) map[string]string {
+	out := map[string]string{}
+	if set == nil {
+		return out
+	}
+	for _, mu := range set.Mutants {
+		if (mu.Method == mutation.SectionRevert || mu.Method == mutation.MappedRevert) && mu.Section != "" && mu.PassedP2P() {
+			out[mu.ID] = mu.Section
+		}
+	}
+	return out
+}
+
+// scopeKey is a (file, class, function) scope; both empty is file level.
+type scopeKey struct{ file, class, function string }
+
+func cell(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), "`")
+	if mapping.IsNone(s) {
+		return ""
+	}
+	return s
+}
+
+// OwnedLines assigns the target lines to the sections that own them
+// (rules 27–28): a line belongs to the section whose block lists the
+// line's (file, class, function) scope under Direct modifications; a
+// file-level line belongs to a section only when exactly one block lists
+// its file with a file-level row. Scopes are found with tree-sitter on
+// the files after the change (read by content). Only the given sections
+// get lines.
+func OwnedLines(ctx context.Context, m *mapping.Mapping, sections []Section, target *coverage.Target, content func(path string) ([]byte, error)) map[string]coverage.Lines {
+	want := map[string]bool{}
+	for _, s := range sections {
+		want[s.ID] = true
+	}
+	owner := map[scopeKey]string{}
+	fileLevel := map[string][]string{} // file -> sections with a file-level row
+	for _, b := range m.Blocks {
+		for _, r := range b.Direct.Rows {
+			k := scopeKey{cell(r.Path), cell(r.Class), cell(r.Function)}
+			if k.file == "" {
+				continue
+			}
+			if k.function == "" {
+				if k.class == "" {
+					fileLevel[k.file] = appendOnce(fileLevel[k.file], b.Section)
+				}
+				continue
+			}
+			if _, dup := owner[k]; !dup {
+				owner[k] = b.Section
+			}
+		}
+	}
+	out := map[string]coverage.Lines{}
+	if target == nil {
+		return out
+	}
+	p := syntax.NewParser()
+	defer p.Close()
+	for _, f := range target.Files {
+		if len(f.Executable) == 0 {
+			continue
+		}
+		var ents []syntax.Entity
+		if src, err := content(f.Path); err == nil && syntax.Supported(syntax.ParseLanguage(f.Path, f.Language)) {
+			ents, _ = p.EntitiesContext(ctx, syntax.ParseLanguage(f.Path, f.Language), src)
+		}
+		for _, l := range f.Executable {
+			class, fn := syntax.Enclosing(ents, l)
+			sec := ""
+			if fn == "" {
+				if fl := fileLevel[f.Path]; len(fl) == 1 {
+					sec = fl[0]
+				}
+			} else {
+				sec = owner[scopeKey{f.Path, class, fn}]
+			}
+			if sec == "" || !want[sec] {
+				continue
+			}
+			if out[sec] == nil {
+				out[sec] = coverage.Lines{}
+			}
+			out[sec][f.Path] = append(out[sec][f.Path], l)
+		}
+	}
+	for _, l := range out {
+		l.Normalize()
+	}
+	return out
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,87 @@
+package augment
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+)
+
+// TestBuildMap: the map is exact on a fixture that exercises each source
+// of evidence: a kill of a revert mutant, a kill of another mutant (no
+// evidence), coverage of owned lines, coverage of unowned lines, and no
+// evidence at all.
+func TestBuildMap(t *testing.T) {
+	in := MapInput{
+		Tests:    []string{"t1", "t2", "t3", "t4", "t5"},
+		Sections: []Section{{ID: "2.1", Title: "A"}, {ID: "2.2", Title: "B"}, {ID: "2.3", Title: "C"}},
+		Reverts:  map[string]string{"revert-2.1": "2.1", "revert-2.2": "2.2", "revert-9": "9"},
+		Kills: map[string][]string{
+			"t1": {"op-negate-001", "revert-2.1"},
+			"t2": {"op-negate-001"},
+			"t3": {"revert-2.2", "revert-9"},
+			"t5": {},
+		},
+		Covered: map[string]coverage.Lines{
+			"t2": {"a.go": {10, 11, 40}},
+			"t3": {"a.go": {12}},
+			"t4": {"b.go": {1, 2}},
+		},
+		Owned: map[string]coverage.Lines{
+			"2.1": {"a.go": {10, 11, 12}},
+			"2.2": {"a.go": {40, 41}},
+		},
+	}
+	got := BuildMap(in)
+	want := &SectionMap{
+		Tests: map[string][]string{"t1": {"2.1"}, "t2": {"2.1", "2.2"}, "t3": {"2.1", "2.2"}},
+		Evidence: []TestEvidence{
+			{Test: "t1", Sections: []string{"2.1"}, Kills: []string{"revert-2.1 (2.1)"}},
+			{Test: "t2", Sections: []string{"2.1", "2.2"}, Reaches: []string{"2.1 (2 lines)", "2.2 (1 line)"}},
+			{Test: "t3", Sections: []string{"2.1", "2.2"}, Kills: []string{"revert-2.2 (2.2)"}, Reaches: []string{"2.1 (1 line)"}},
+			{Test: "t4", Sections: []string{}},
+			{Test: "t5", Sections: []string{}},
+		},
+		Sections: []SectionTests{{ID: "2.1", Title: "A", Tests: []string{"t1", "t2", "t3"}}, {ID: "2.2", Title: "B", Tests: []string{"t2", "t3"}},
+			{ID: "2.3", Title: "C", Tests: []string{}}},
+		Broad:    []string{"t4", "t5"},
+		Untested: []string{"2.3"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("map:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestOwnedLines: the calc fixture's executable added lines go to the
+// sections whose blocks list their functions; calc.go's file-level row
+// (section 1.2.2) owns no executable line, since a package-level variable
+// is not one.
+func TestOwnedLines(t *testing.T) {
+	ws, c := calcCopy(t)
+	tk, err := loadTask(context.Background(), &pipeline.Env{Workspace: ws, Getenv: os.Getenv}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := OwnedLines(context.Background(), tk.mapping, tk.sections, &tk.cov.Target, func(p string) ([]byte, error) { return tk.repo.ReadFile(tk.head, p) })
+	want := map[string]coverage.Lines{
+		"1.2.1": {"calc/calc.go": {21, 22, 24, 25, 27, 32, 33, 34, 35, 36, 38, 40}},
+		"1.2.2": {"calc/calc.go": {14, 15, 17}},
+		"1.2.3": {"calc/describe.go": {7, 8, 9, 10, 12, 13, 15, 16, 17, 19, 20, 22}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("owned:\n got %v\nwant %v", got, want)
+	}
+	if got := ImplementableSections(tk.mapping); !reflect.DeepEqual(got, []Section{
+		{ID: "1.2.1", Title: "Clamping", Requirement: "Clamp returns x limited to [lo, hi]."},
+		{ID: "1.2.2", Title: "Bounds", Requirement: "Clamp rejects lo > hi with ErrRange."},
+		{ID: "1.2.3", Title: "Describing numbers", Requirement: "Describe names the size and sign of x."},
+	}) {
+		t.Errorf("sections: %+v", got)
+	}
+	if got := Reverts(tk.mutants); !reflect.DeepEqual(got, map[string]string{"revert-1.2.2": "1.2.2", "revert-1.2.1-stub": "1.2.1"}) {
+		t.Errorf("reverts: %v", got)
+	}
+}
