@@ -48,6 +48,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdVerify(f),
 		NewCmdExport(f),
 		NewCmdReport(f),
+		NewCmdAugment(f),
 	)
 	return root
 }
