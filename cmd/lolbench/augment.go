@@ -47,7 +47,7 @@ type augmentRow struct {
 // augmentOutput is the --json form: the candidates and the dataset
 // summary (Table 9).
 type augmentOutput struct {
-	Candidates []augmentRow      `json:"candidates"`
+	Candidates []augmentRow     `json:"candidates"`
 	Summary    *augment.Summary `json:"summary"`
 }
 
