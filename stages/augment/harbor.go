@@ -83,12 +83,25 @@ type Final struct {
 	Sections map[string][]string
 }
 
+// ErrStale says the augment report was made from an earlier build of the
+// task (its original F2P list is not the build's): the export then uses
+// the build's lists until lolbench augment runs again.
+var ErrStale = errors.New("the augment report is older than the task's build")
+
 // LoadFinal reads what the augment stage left for a built candidate. It
-// returns an error wrapping fs.ErrNotExist when the stage has not run.
+// returns an error wrapping fs.ErrNotExist when the stage has not run, and
+// one wrapping ErrStale when the task was rebuilt since.
 func LoadFinal(c *pipeline.Candidate) (*Final, error) {
 	rep, err := LoadReport(c)
 	if err != nil {
 		return nil, err
+	}
+	rec, err := build.LoadRecord(c)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Report == nil || !sameSet(rec.Report.FailToPass, rep.OriginalF2P) {
+		return nil, fmt.Errorf("candidate %s: %w; run lolbench augment %s", c.ID, ErrStale, c.ID)
 	}
 	orig, err := os.ReadFile(filepath.Join(c.Dir, build.TestPatch))
 	if err != nil {
@@ -109,4 +122,17 @@ func LoadFinal(c *pipeline.Candidate) (*Final, error) {
 		f.Sections = rep.Map.Tests
 	}
 	return f, nil
+}
+
+func sameSet(a, b []string) bool {
+	x, y := uniqueSorted(a), uniqueSorted(b)
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -76,6 +76,18 @@ func TestNoEndpoint(t *testing.T) {
 	if !bytes.Equal(f.TestPatch, orig) || len(f.Added) != 0 || !reflect.DeepEqual(f.Sections, calcMap) || len(f.FailToPass) != 2 {
 		t.Errorf("final %+v", f)
 	}
+	// A rebuilt task with another F2P list makes the report stale.
+	rec, err := build.LoadRecord(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Report.FailToPass = rec.Report.FailToPass[:1]
+	if err := workspace.WriteJSON(filepath.Join(c.Dir, build.RecordFile), rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFinal(c); !errors.Is(err, ErrStale) || err.Error() != "candidate calc-cep-0001: the augment report is older than the task's build; run lolbench augment calc-cep-0001" {
+		t.Errorf("stale: %v", err)
+	}
 }
 
 // TestSkipReasons: each loop says why it does not run.

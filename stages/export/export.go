@@ -18,6 +18,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/augment"
 	"github.com/lolbench/lolbench/stages/build"
 )
 
@@ -198,12 +199,25 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 		secs = []build.Section{}
 	}
 	f2ps := rec.F2PSections
+	f2p := rec.Report.FailToPass
+	// The augment stage's added tests (their own patch, after the PR's),
+	// its longer FAIL_TO_PASS list and its test-to-section map, when it
+	// ran on this build of the task (issue 7).
+	switch fin, err := augment.LoadFinal(c); {
+	case err == nil:
+		testPatch, f2p = string(fin.TestPatch), fin.FailToPass
+		if fin.Sections != nil {
+			f2ps = fin.Sections
+		}
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, augment.ErrStale):
+		return nil, err
+	}
 	if f2ps == nil {
 		f2ps = map[string][]string{}
 	}
 	return &Instance{
 		InstanceID: rec.ID, Repo: rec.Repo, BaseCommit: rec.BaseCommit, Patch: patch, TestPatch: testPatch,
-		ProblemStatement: problem, FailToPass: rec.Report.FailToPass, PassToPass: rec.Report.PassToPass,
+		ProblemStatement: problem, FailToPass: f2p, PassToPass: rec.Report.PassToPass,
 		CreatedAt: rec.CreatedAt, Version: rec.Version, EnvironmentSetupCommit: rec.BaseCommit,
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, Language: info.Language, Domain: info.Domain,
 		Sections: secs, F2PSections: f2ps, TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
