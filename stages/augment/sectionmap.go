@@ -131,8 +131,12 @@ func BuildMap(in MapInput) *SectionMap {
 	return m
 }
 
-// ImplementableSections lists the sections the mapping marks implementable,
-// in document order, with the requirement of their block when mapped.
+// ImplementableSections lists the sections whose behaviour a test can
+// assert, in document order, with the requirement of their block: the
+// sections the mapping marks implementable and mapped, except those of the
+// evaluation category (a test plan asks for tests, not behaviour). An
+// implementable section left unmapped (deferred, out of scope) owns no code
+// of the reference solution, so no test could assert it.
 func ImplementableSections(m *mapping.Mapping) []Section {
 	req := map[string]string{}
 	for _, b := range m.Blocks {
@@ -144,7 +148,9 @@ func ImplementableSections(m *mapping.Mapping) []Section {
 	seen := map[string]bool{}
 	for _, r := range m.SCS.Rows {
 		id := strings.TrimSpace(r.Section)
-		if v, ok := mapping.ParseYesNo(r.Implementable); !ok || !v || seen[id] {
+		impl, ok1 := mapping.ParseYesNo(r.Implementable)
+		mapped, ok2 := mapping.ParseYesNo(r.Mapped)
+		if !ok1 || !ok2 || !impl || !mapped || strings.TrimSpace(r.Category) == string(mapping.Evaluation) || seen[id] {
 			continue
 		}
 		seen[id] = true

@@ -3,11 +3,13 @@ package augment
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 )
 
 // TestBuildMap: the map is exact on a fixture that exercises each source
@@ -83,5 +85,23 @@ func TestOwnedLines(t *testing.T) {
 	}
 	if got := Reverts(tk.mutants); !reflect.DeepEqual(got, map[string]string{"revert-1.2.2": "1.2.2", "revert-1.2.1-stub": "1.2.1"}) {
 		t.Errorf("reverts: %v", got)
+	}
+}
+
+// TestImplementableSections: the tinykv mapping's implementable sections,
+// without the test plan (evaluation) and the deferred eviction section
+// (unmapped).
+func TestImplementableSections(t *testing.T) {
+	m, err := mapping.ParseFile(filepath.Join("..", "..", "data", "samples", "tinykv", "mapping.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ImplementableSections(m) {
+		got = append(got, s.ID+" "+s.Title)
+	}
+	want := []string{"3.1 Store API", "3.2 Background sweeper", "3.3 Protocol commands", "3.4 Snapshot format", "3.5 Python client", "4 Backwards Compatibility"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q", got)
 	}
 }
