@@ -546,14 +546,51 @@ func TestHostileNesting(t *testing.T) {
 }
 
 func FuzzAudit(f *testing.F) {
-	f.Add("Go", "package a\nfunc TestA(t *testing.T) { s.x() }\n")
-	f.Add("Python", "from a._b import c\ndef test_a(): assert c._d\n")
-	f.Add("Java", "class A { @Test void a() { new B().c(); } }\n")
-	f.Fuzz(func(t *testing.T, lang, src string) {
+	f.Add(uint8(0), "package a\nfunc TestA(t *testing.T) { s.x(); v := value{k: 1}; _ = v }\n")
+	f.Add(uint8(1), "from a._b import c\ndef test_a(): assert c._d\n")
+	f.Add(uint8(2), "class A { @Test void a() { new B().c(); X.class.getDeclaredField(\"f\"); } }\n")
+	f.Fuzz(func(t *testing.T, which uint8, src string) {
+		lang := Languages[int(which)%len(Languages)].Name
 		rep, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "x", Source: []byte(src)},
-			Product: []File{{Path: "p", Source: []byte(src)}}, NewSymbols: []string{"x", "c"}, EP: []byte(src)})
-		if err == nil && rep == nil {
-			t.Fatal("nil report")
+			Helpers: []File{{Path: "h", Source: []byte(src)}}, Product: []File{{Path: "p", Source: []byte(src)}},
+			NewSymbols: []string{"x", "c"}, EP: []byte(src)})
+		if err != nil {
+			t.Fatal(err) // only oversized input may fail, and the fuzzer's inputs are small
+		}
+		for _, f := range rep.Findings {
+			if f.Line < 1 || f.Message == "" {
+				t.Fatalf("finding %+v", f)
+			}
+		}
+		if _, err := TestFuncs(context.Background(), lang, File{Path: "x", Source: []byte(src)}); err != nil && !strings.Contains(err.Error(), "syntax error") {
+			t.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkAudit measures one audit of a typical generated test per
+// language, product and helper files included.
+func BenchmarkAudit(b *testing.B) {
+	ep, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "tinykv", "ep.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := map[string]Input{
+		"Go": {Language: "Go", Test: File{Path: "store/a_test.go", Source: []byte("package store\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestA(t *testing.T) {\n\ts := New()\n\tif err := s.SetWithTTL(\"a\", \"1\", time.Second); err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif s.TTL(\"a\") <= 0 || s.data == nil {\n\t\tt.Fatal(\"x\")\n\t}\n}\n")},
+			Helpers: []File{{Path: "store/store_test.go", Source: []byte(goHelper)}}},
+		"Python": {Language: "Python", Test: File{Path: "tests/test_a.py", Source: []byte("from tinykv.client import Client\n\n\ndef test_ttl():\n    c = Client(sock=None)\n    assert c.ttl(\"a\") is None\n    assert c._file\n")}},
+		"Java": {Language: "Java", Test: File{Path: "src/test/java/org/tinykv/ATest.java", Source: []byte("package org.tinykv;\n\nclass ATest {\n  @Test void a() {\n    Store s = new Store();\n    assert s.ttl(\"a\") == -2 && s.count() == 0;\n  }\n}\n")},
+			Product: []File{{Path: "src/main/java/org/tinykv/Store.java", Source: []byte(javaStore)}}},
+	}
+	for _, lang := range []string{"Go", "Python", "Java"} {
+		in := inputs[lang]
+		in.EP, in.NewSymbols = ep, []string{"SetWithTTL", "TTL", "ttl", "NewWithClock"}
+		b.Run(lang, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Audit(context.Background(), in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
