@@ -190,7 +190,8 @@ func cell(s string) string {
 // (rules 27–28): a line belongs to the section whose block lists the
 // line's (file, class, function) scope under Direct modifications; a
 // file-level line belongs to a section only when exactly one block lists
-// its file with a file-level row. Scopes are found with tree-sitter on
+// its file with a file-level (or class-body) row, as pipeline/mutation's
+// owners do, so that the map and the revert mutants agree. Scopes are found with tree-sitter on
 // the files after the change (read by content). Only the given sections
 // get lines.
 func OwnedLines(ctx context.Context, m *mapping.Mapping, sections []Section, target *coverage.Target, content func(path string) ([]byte, error)) map[string]coverage.Lines {
@@ -207,9 +208,9 @@ func OwnedLines(ctx context.Context, m *mapping.Mapping, sections []Section, tar
 				continue
 			}
 			if k.function == "" {
-				if k.class == "" {
-					fileLevel[k.file] = appendOnce(fileLevel[k.file], b.Section)
-				}
+				// A file-level or class-body row: several sections may
+				// share a file's top level (rule 28 exempts it).
+				fileLevel[k.file] = appendOnce(fileLevel[k.file], b.Section)
 				continue
 			}
 			if _, dup := owner[k]; !dup {
