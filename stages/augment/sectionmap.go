@@ -191,9 +191,9 @@ func cell(s string) string {
 // line's (file, class, function) scope under Direct modifications; a
 // file-level line belongs to a section only when exactly one block lists
 // its file with a file-level (or class-body) row, as pipeline/mutation's
-// owners do, so that the map and the revert mutants agree. Scopes are found with tree-sitter on
-// the files after the change (read by content). Only the given sections
-// get lines.
+// owners do, so that the map and the revert mutants agree. Scopes are
+// found with tree-sitter on the files after the change (read by content).
+// Only the given sections get lines.
 func OwnedLines(ctx context.Context, m *mapping.Mapping, sections []Section, target *coverage.Target, content func(path string) ([]byte, error)) map[string]coverage.Lines {
 	want := map[string]bool{}
 	for _, s := range sections {
