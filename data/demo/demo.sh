@@ -13,16 +13,20 @@ work=${WORK:-$root/work/demo}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-# The registry's paths are relative to it: build what they name.
-for name in tinykv; do
+# The registry's paths are relative to it: build what they name. Each
+# sample is NAME:EP:FILE, its EP copied as eps/NAME/FILE: tinykv's in
+# Markdown, unitconv's in reStructuredText (read as pep-rst), so that the
+# demo collects both formats.
+for spec in tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst; do
+	IFS=: read -r name ep file <<<"$spec"
 	sample="$root/data/samples/$name"
 	if [ ! -d "$work/repos/$name/.git" ]; then
 		rm -rf "$work/repos/$name"
 		"$sample/make-repo.sh" "$work/repos/$name"
 	fi
 	mkdir -p "$work/eps/$name" "$work/curated/$name"
-	cp "$sample/ep.md" "$work/eps/$name/tkep-0002.md"
-	cp "$sample/mapping.md" "$sample/mapping-flawed.md" "$work/curated/$name/"
+	cp "$sample/$ep" "$work/eps/$name/$file"
+	cp "$sample"/mapping*.md "$work/curated/$name/"
 done
 cp "$root/data/demo/projects.yaml" "$work/projects.yaml"
 if [ "${1:-}" = "--setup-only" ]; then
