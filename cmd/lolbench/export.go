@@ -14,6 +14,7 @@ import (
 // ExportOptions are the parsed flags of `lolbench export`.
 type ExportOptions struct {
 	Format    string
+	Variant   string
 	Workspace string
 	Out       string
 	JSON      bool
@@ -26,7 +27,7 @@ func NewCmdExport(f *Factory) *cobra.Command { return newCmdExport(f, nil) }
 func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	opts := &ExportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export --format harbor|swebench",
+		Use:   "export --format harbor|swebench [--variant plain|spec]",
 		Short: "Export the built tasks as Harbor task folders or SWE-bench JSONL",
 		Long: `Export writes every task that 'lolbench build' kept to --out
 (<workspace>/export by default):
@@ -41,14 +42,32 @@ func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
             f2p_sections, test_command, test_format). version names the
             environment: instances with one version share an environment image.
 
-Candidates that were not built, or were rejected, are listed on stderr with
-the reason and left out.`,
+--variant spec writes the specification variant instead (paper §4): the same
+tasks with the EP followed by the reference solution's changed-file tree and
+the signatures of its new and changed public classes and functions (see
+'lolbench spec', which computes the same text):
+
+  harbor    <out>/harbor-spec/<id>-spec/, the plain task folder with
+            instruction.md replaced by the spec instruction, task.toml named
+            lolbench/<id>-spec with metadata variant = "spec", and a README
+            note; environment, solution and verifier are unchanged
+  swebench  <out>/swebench-spec.jsonl, the plain lines with instance_id
+            <id>-spec and problem_statement = the EP, a thematic break, then
+            the spec section (no Harbor preamble, as in the plain variant)
+
+Candidates that were not built, or were rejected, or (spec) whose
+repository cannot give the specification, are listed on stderr with the
+reason and left out.`,
 		Example: `  lolbench export --format harbor --workspace work
-  lolbench export --format swebench --out dist && head -c 300 dist/swebench.jsonl`,
+  lolbench export --format swebench --out dist && head -c 300 dist/swebench.jsonl
+  lolbench export --format harbor --variant spec   # work/export/harbor-spec/<id>-spec/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Format != export.Harbor && opts.Format != export.SWEBench {
 				return fmt.Errorf("export: --format %q: harbor or swebench", opts.Format)
+			}
+			if opts.Variant != "" && opts.Variant != export.Plain && opts.Variant != export.Spec {
+				return fmt.Errorf("export: --variant %q: plain or spec", opts.Variant)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -57,7 +76,7 @@ the reason and left out.`,
 			if err != nil {
 				return err
 			}
-			st := &export.Stage{Format: opts.Format, Out: opts.Out}
+			st := &export.Stage{Format: opts.Format, Variant: opts.Variant, Out: opts.Out}
 			env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
 			if err := st.Run(cmd.Context(), env); err != nil {
 				return err
@@ -86,6 +105,8 @@ the reason and left out.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Format, "format", "", "harbor or swebench")
+	// Empty means plain, so that the default reads as unset in --help.
+	fl.StringVar(&opts.Variant, "variant", "", "plain (the EP; the default) or spec (the EP with the reference solution's file tree and public signatures)")
 	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
 	fl.StringVar(&opts.Out, "out", "", "output folder (default <workspace>/export)")
 	fl.BoolVar(&opts.JSON, "json", false, "print what was exported as JSON")

@@ -49,6 +49,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdExport(f),
 		NewCmdReport(f),
 		NewCmdAugment(f),
+		NewCmdSpec(f),
 	)
 	return root
 }

@@ -2,6 +2,23 @@
 // (issue 6): as Harbor task folders, the format the LoLBench authors
 // evaluated in, or as one SWE-bench-style JSONL file, so that harnesses
 // built for SWE-bench can run the benchmark unchanged.
+//
+// Each format comes in two variants (paper §4). The plain one gives the
+// agent the EP. The spec one adds the section stages/spec derives from the
+// reference solution (changed-file tree, public signatures), under its
+// own folder and ids so that both variants can sit side by side:
+//
+//	plain  <out>/harbor/<id>/       <out>/swebench.jsonl       instance_id <id>
+//	spec   <out>/harbor-spec/<id>-spec/  <out>/swebench-spec.jsonl  instance_id <id>-spec
+//
+// A spec Harbor task is the plain task with instruction.md replaced by the
+// spec instruction (stages/spec.Instruction), task.toml's name set to
+// lolbench/<id>-spec with metadata variant = "spec", and a README note; its
+// environment, solution and verifier are the plain task's (reward.json
+// still names the plain task, whose tests it runs). A spec SWE-bench line
+// is the plain line with instance_id <id>-spec and, as problem_statement,
+// the EP followed by the spec section: like the plain line, it carries no
+// Harbor preamble, since SWE-bench harnesses bring their own prompt.
 package export
 
 import (
@@ -14,12 +31,17 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
+	toml "github.com/pelletier/go-toml/v2"
+
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
 	"github.com/lolbench/lolbench/stages/build"
+	"github.com/lolbench/lolbench/stages/spec"
 )
 
 // Formats.
@@ -31,10 +53,21 @@ const (
 // Formats lists the export formats.
 var Formats = []string{Harbor, SWEBench}
 
+// Variants of the tasks.
+const (
+	Plain = "plain"
+	Spec  = "spec"
+)
+
+// Variants lists the task variants; Plain is the default.
+var Variants = []string{Plain, Spec}
+
 // Stage exports the built tasks of a workspace.
 type Stage struct {
 	// Format is Harbor or SWEBench.
 	Format string
+	// Variant is Plain (also when empty) or Spec.
+	Variant string
 	// Out is the output folder; <workspace>/export by default.
 	Out string
 	// Exported lists the ids written, after Run; Path is the JSONL file
@@ -87,6 +120,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 	if s.Format != Harbor && s.Format != SWEBench {
 		return fmt.Errorf("export: unknown format %q (known: harbor, swebench)", s.Format)
 	}
+	isSpec := s.Variant == Spec
+	if s.Variant != "" && s.Variant != Plain && !isSpec {
+		return fmt.Errorf("export: unknown variant %q (known: plain, spec)", s.Variant)
+	}
+	harborDir, jsonl, suffix := Harbor, "swebench.jsonl", ""
+	if isSpec {
+		harborDir, jsonl, suffix = Harbor+"-"+Spec, "swebench-"+Spec+".jsonl", "-"+Spec
+	}
 	ws := env.Workspace
 	out := s.Out
 	if out == "" {
@@ -134,15 +175,35 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 			s.Skipped[id] = "no task folder; run lolbench build --force " + id
 			continue
 		}
+		// The spec variant's text, computed afresh (stages/spec); a
+		// candidate whose repository or record cannot give it is skipped
+		// with the reason.
+		var instruction, section []byte
+		if isSpec {
+			var sp *spec.Spec
+			if instruction, sp, err = spec.Instruction(ctx, ws, c); err != nil {
+				s.Skipped[id] = err.Error()
+				continue
+			}
+			section = sp.Markdown()
+		}
 		switch s.Format {
 		case Harbor:
-			if err := copyTree(taskDir, filepath.Join(out, Harbor, id)); err != nil {
+			var edit func(dir string) error
+			if isSpec {
+				edit = func(dir string) error { return specTask(dir, id+suffix, instruction) }
+			}
+			if err := copyTree(taskDir, filepath.Join(out, harborDir, id+suffix), edit); err != nil {
 				return fmt.Errorf("export %s: %w", id, err)
 			}
 		case SWEBench:
 			inst, err := instance(c, rec)
 			if err != nil {
 				return fmt.Errorf("export %s: %w", id, err)
+			}
+			if isSpec {
+				inst.InstanceID += suffix
+				inst.ProblemStatement = string(spec.Append([]byte(inst.ProblemStatement), section))
 			}
 			data, err := json.Marshal(inst)
 			if err != nil {
@@ -151,16 +212,16 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 			lines.Write(data)
 			lines.WriteByte('\n')
 		}
-		s.Exported = append(s.Exported, id)
+		s.Exported = append(s.Exported, id+suffix)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	if s.Format == SWEBench {
-		s.Path = filepath.Join(out, "swebench.jsonl")
+		s.Path = filepath.Join(out, jsonl)
 		return workspace.WriteFile(s.Path, lines.Bytes(), 0o644)
 	}
-	s.Path = filepath.Join(out, Harbor)
+	s.Path = filepath.Join(out, harborDir)
 	return os.MkdirAll(s.Path, 0o755)
 }
 
@@ -224,8 +285,77 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 	}, nil
 }
 
-// copyTree copies a task folder, replacing dst.
-func copyTree(src, dst string) error {
+// specTask turns a copied plain task folder into the spec variant: the
+// spec instruction, the variant's name in task.toml and a README note.
+// task.toml is edited line by line so that the rest of the file stays as
+// pipeline/sandbox/harbor wrote it, then read back to check the edit.
+func specTask(dir, id string, instruction []byte) error {
+	if err := os.WriteFile(filepath.Join(dir, harbor.Instruction), instruction, 0o644); err != nil {
+		return err
+	}
+	tomlPath := filepath.Join(dir, harbor.TaskToml)
+	data, err := os.ReadFile(tomlPath)
+	if err != nil {
+		return err
+	}
+	name := harbor.Org + "/" + id
+	nameLine, err := toml.Marshal(map[string]string{"name": name})
+	if err != nil {
+		return err
+	}
+	variantLine, err := toml.Marshal(map[string]string{"variant": Spec})
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	table, renamed, marked := "", false, false
+	var b strings.Builder
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			table = t
+		}
+		switch {
+		case table == "[task]" && !renamed && strings.HasPrefix(t, "name") && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, "name")), "="):
+			b.Write(nameLine)
+			renamed = true
+			continue
+		case t == "[metadata]" && !marked:
+			b.WriteString(l)
+			b.Write(variantLine)
+			marked = true
+			continue
+		}
+		b.WriteString(l)
+	}
+	if err := os.WriteFile(tomlPath, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	m, err := harbor.ReadToml(dir)
+	if err != nil {
+		return err
+	}
+	task, _ := m["task"].(map[string]any)
+	meta, _ := m["metadata"].(map[string]any)
+	if task == nil || task["name"] != name || meta == nil || meta["variant"] != Spec {
+		return fmt.Errorf("%s: could not set the spec variant's name %q (no [task] name or [metadata] table)", tomlPath, name)
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, harbor.Readme))
+	if err != nil {
+		return err
+	}
+	plain := strings.TrimSuffix(id, "-"+Spec)
+	note := fmt.Sprintf("\n## Specification variant\n\nThis is %s, the specification variant of %s/%s: `instruction.md` adds to the proposal the files the reference solution changes and the signatures of the public classes and functions it adds or changes (`lolbench spec`). The environment, the reference solution and the verifier are the plain task's; `reward.json` names the plain task.\n", name, harbor.Org, plain)
+	return os.WriteFile(filepath.Join(dir, harbor.Readme), append(readme, note...), 0o644)
+}
+
+// skipFiles are task files that are not copied: instruction.spec.md is
+// for reviewers (the spec variant carries it as instruction.md).
+var skipFiles = map[string]bool{strings.TrimPrefix(spec.File, build.TaskDir+"/"): true}
+
+// copyTree copies a task folder, replacing dst; edit, when not nil,
+// changes the copy before it takes dst's place.
+func copyTree(src, dst string, edit func(dir string) error) error {
 	tmp := dst + ".tmp"
 	os.RemoveAll(tmp)
 	var paths []string
@@ -242,6 +372,9 @@ func copyTree(src, dst string) error {
 	sort.Strings(paths)
 	for _, p := range paths {
 		rel, _ := filepath.Rel(src, p)
+		if skipFiles[filepath.ToSlash(rel)] {
+			continue
+		}
 		target := filepath.Join(tmp, rel)
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -268,6 +401,12 @@ func copyTree(src, dst string) error {
 			if err := os.WriteFile(target, data, fi.Mode().Perm()); err != nil {
 				return err
 			}
+		}
+	}
+	if edit != nil {
+		if err := edit(tmp); err != nil {
+			os.RemoveAll(tmp)
+			return err
 		}
 	}
 	if err := os.RemoveAll(dst); err != nil {

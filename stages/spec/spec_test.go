@@ -8,66 +8,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/testbuilt"
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/diff"
-	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
 )
 
-// builtTinykv is the tinykv sample as a built candidate, without Docker:
-// the PR is split as the build stage splits it, build.json records the
-// commits and the test paths, and the Harbor task is written from them
-// (the F2P list is a stand-in; the spec does not read it).
+// builtTinykv is the tinykv sample as a built candidate, without Docker
+// (internal/testbuilt).
 func builtTinykv(t testing.TB, epFile string) (*workspace.Workspace, *pipeline.Candidate) {
 	t.Helper()
 	s := testcand.Tinykv(filepath.Join("..", ".."))
 	s.EPFile = epFile
-	ws, c, err := testcand.Build(t.TempDir(), s)
+	ws, c, err := testbuilt.Build(t.TempDir(), s)
 	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := c.LoadInfo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, _ := info.RepoPath(ws)
-	repo, err := diff.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, head := info.PR.BaseSHA, info.PR.HeadSHA
-	sp, err := build.Split(context.Background(), repo, base, head, info.Language)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := recipe.Load(filepath.Join(s.Sample, "recipe.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := build.Record{ID: c.ID, Project: info.Project, Repo: info.Repo, BaseCommit: base, HeadCommit: head,
-		Recipe: r.Defaults(), TestFiles: sp.TestFiles, TestPaths: sp.TestPaths,
-		Report: &sandbox.Report{Classification: sandbox.Classification{FailToPass: []string{"tinykv/store.TestTTL"}}}, Task: build.TaskDir}
-	if err := workspace.WriteJSON(filepath.Join(c.Dir, build.RecordFile), rec); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := ep.Load(filepath.Join(c.Dir, epFile), ep.Format(filepath.Ext(epFile)[1:]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	grader := filepath.Join(t.TempDir(), "grader")
-	os.WriteFile(grader, []byte("#!/bin/sh\n"), 0o755)
-	task := &harbor.Task{ID: c.ID, Project: info.Project, Repo: info.Repo, Language: info.Language, EPID: info.EP.ID, EPTitle: info.EP.Title,
-		PRNumber: info.PR.Number, BaseCommit: base, EP: doc.Source, EPFormat: string(doc.Format), Recipe: rec.Recipe,
-		Tree: sandbox.GitTree{Repo: repo, Commit: base}, TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths,
-		FailToPass: rec.Report.FailToPass, Grader: grader}
-	if err := harbor.Write(filepath.Join(c.Dir, build.TaskDir), task); err != nil {
 		t.Fatal(err)
 	}
 	return ws, c
