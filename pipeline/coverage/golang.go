@@ -376,7 +376,9 @@ func goFunctions(p *Plan, blocks []profileBlock, files map[string]string) ([]Fun
 	var out []FuncCoverage
 	for _, ft := range p.Target.Files {
 		src := p.source(ft.Path)
-		if src == nil || ft.Language != "Go" {
+		// go tool cover -func lists the files of the profile only: a
+		// changed file no tested package links has no blocks.
+		if src == nil || ft.Language != "Go" || len(byPath[ft.Path]) == 0 {
 			continue
 		}
 		fset := token.NewFileSet()

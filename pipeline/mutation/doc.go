@@ -18,10 +18,8 @@
 //     Direct modifications rows matched to the changed scopes of rules 27
 //     and 28: a changed (file, class, function) scope belongs to the one
 //     block that lists it; file-level lines belong to a section only when
-//     exactly one block lists the file with a file-level row. A second
-//     variant keeps the signatures of the functions the section adds and
-//     gives them a body that returns zero values, so that callers in other
-//     sections still build.
+//     exactly one block lists the file with a file-level row. The build
+//     check drops a revert whose removed functions other code still calls.
 //   - Syntax operators (Operators, one file each, listed in Registry):
 //     small edits on the ADDED lines of the reference solution only, found
 //     with tree-sitter, in the spirit of PIT and SWE-smith's procedural

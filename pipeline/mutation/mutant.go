@@ -135,14 +135,14 @@ const (
 // (issue 7). JSON names match the provisional format stages/report reads.
 type Mutant struct {
 	// ID is stable across reruns and is the mutant's folder name:
-	// "revert-3.1", "revert-3.1-stub", "op-negate-condition-004",
+	// "revert-3.1", "op-negate-condition-004",
 	// "llm-requirement-mismatch-3.3-1".
 	ID     string `json:"id"`
 	Method Method `json:"method"`
 	// Operator names the syntax operator (SyntaxOperator only).
 	Operator string `json:"operator,omitempty"`
-	// Variant distinguishes the mutants of one method and section
-	// ("stub": the revert that keeps new signatures).
+	// Variant distinguishes the mutants of one method and section (the
+	// LLM's numbered answers).
 	Variant string `json:"variant,omitempty"`
 	// Section is the EP section id the mutant violates; SectionTitle its
 	// title. Empty when no mapped section owns the mutated lines.

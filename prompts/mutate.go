@@ -1,0 +1,119 @@
+package prompts
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+)
+
+// The mutate stage's prompts (issue 7, "Mutants"; LoLBench paper, Table 8):
+// one per LLM method. Each method file defines "method" (what the method
+// changes); mutate-common.tmpl holds what every method shares: the two
+// steps (mutate the section, then the solution), the constraints a mutant
+// must meet, the record and the answer format.
+const (
+	MutateSectionRevertPrompt       = "mutate-section-revert"
+	MutateRequirementMismatchPrompt = "mutate-requirement-mismatch"
+	MutateSemanticMutationPrompt    = "mutate-semantic-mutation"
+)
+
+// MutateNames lists the mutate prompts, in the order of the methods.
+func MutateNames() []string {
+	return []string{MutateSectionRevertPrompt, MutateRequirementMismatchPrompt, MutateSemanticMutationPrompt}
+}
+
+// Mutate is what the mutate templates read: the candidate's material
+// (Data: the EP and its sections) and the one section to violate.
+type Mutate struct {
+	Data
+	// Method is the method's title ("Requirement Mismatch").
+	Method string
+	// Language is the task's language (pipeline/lang name).
+	Language string
+	// Section is the section to violate; Sections are every mapped
+	// section, whose behaviour must stay as it is.
+	Section  MutateSection
+	Sections []MutateSection
+	// Files are the reference solution's files after it, the section's
+	// own first (Owned), each cut at a budget (Note says so).
+	Files []MutateFile
+	// Solution is the reference solution's patch, cut at a budget
+	// (SolutionNote says so when cut).
+	Solution     string
+	SolutionNote string
+	// MaxEdits bounds the edits of one answer.
+	MaxEdits int
+}
+
+// MutateSection is one mapped section.
+type MutateSection struct {
+	ID, Title, Requirement string
+	// Quote is the mapping's quotation of the section; Text the section's
+	// own text in the EP.
+	Quote, Text string
+}
+
+// MutateFile is one file of the reference solution, after it.
+type MutateFile struct {
+	Path, Text, Note string
+	// Owned marks a file where the section owns changed lines.
+	Owned bool
+}
+
+func mutateFiles(name string) ([]string, error) {
+	if !slices.Contains(MutateNames(), name) {
+		return nil, fmt.Errorf("no mutate prompt %q; they are %s", name, strings.Join(MutateNames(), ", "))
+	}
+	return []string{"partials.tmpl", "mutate-common.tmpl", name + ".tmpl"}, nil
+}
+
+// RenderMutate renders a mutate prompt.
+func RenderMutate(name string, d *Mutate) (Prompt, error) {
+	if d == nil {
+		return Prompt{}, fmt.Errorf("prompt %s: no data", name)
+	}
+	fs, err := mutateFiles(name)
+	if err != nil {
+		return Prompt{}, err
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(files, fs...)
+	if err != nil {
+		return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
+	}
+	p := Prompt{Name: name}
+	for _, part := range []struct {
+		tmpl string
+		out  *string
+	}{{"system", &p.System}, {"user", &p.User}} {
+		var buf bytes.Buffer
+		if err := t.ExecuteTemplate(&buf, part.tmpl, d); err != nil {
+			return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
+		}
+		*part.out = strings.TrimSpace(buf.String())
+	}
+	return p, nil
+}
+
+// MutateDigest is the SHA-256 of the template files of a mutate prompt,
+// for the stage's input fingerprint.
+func MutateDigest(name string) (string, error) {
+	fs, err := mutateFiles(name)
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(fs)
+	h := sha256.New()
+	for _, n := range fs {
+		b, err := files.ReadFile(n)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\x00", n, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,571 @@
+// Package mutate is the mutation stage of phase 4 (issue 7; LoLBench paper,
+// Table 8): it measures the coverage of the reference solution by the
+// task's tests, makes mutants of the solution, filters them and runs the
+// original F2P suite on the survivors to build the kill matrix and the
+// mutation score per method.
+//
+// Methods (pipeline/mutation): mapped-section revert and the syntax
+// operators need no model and always run; Section Revert, Requirement
+// Mismatch and Semantic Mutation ask the LLM, and without an endpoint the
+// stage records a skip line for them and goes on.
+//
+// Filters, in order: a mutant equal to the reference or to an earlier
+// mutant is a duplicate; its patch must apply at the base commit; the
+// build check must pass (recipe build, or the language default); every
+// P2P test must pass. Each mutant that gets through is run against the
+// original F2P tests: a failing, erroring or absent test kills it. Where
+// the coverage adapter gives per-test coverage, each mutant's job runs
+// only the tests that execute a line it changes (PIT's test selection):
+// a test that does not reach the mutation cannot fail because of it; the
+// report counts the test runs saved.
+//
+// Outputs, in the candidate folder:
+//
+//	coverage/coverage.json     line coverage of the executable added lines (pipeline/coverage)
+//	coverage/logs/             the coverage job's output
+//	mutants/<id>/record.json   one mutant's record
+//	mutants/<id>/mutant.patch  the mutant, a complete solution
+//	mutants/<id>/logs/         its job's output
+//	mutants/mutants.json       every record
+//	mutants/matrix.json        the kill matrix
+//	mutants/report.json        Table 8 for the task
+package mutate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/build"
+	"github.com/lolbench/lolbench/stages/evidence"
+)
+
+// Stage generates and runs mutants.
+type Stage struct {
+	// Executor runs the jobs; the CLI picks docker or local.
+	Executor sandbox.Executor
+	// LLM asks for the paper's three methods; nil means no endpoint (the
+	// llm family is skipped with a reason).
+	LLM *llm.Client
+	// Families are the method families to run (mutation.Families); empty
+	// means all.
+	Families []string
+	// Operators restricts the syntax operators (names); empty means all.
+	Operators []string
+	// MaxPerOperator caps the mutants of one operator per task (0: no cap),
+	// spread evenly over its sites, to bound the runs on a large PR.
+	MaxPerOperator int
+	// Jobs is how many mutant jobs run at once; 0 means 1.
+	Jobs int
+	// Evidence are the prompt budgets of the LLM method.
+	Evidence evidence.Options
+}
+
+// Name implements pipeline.Stage.
+func (*Stage) Name() string { return "mutate" }
+
+// String implements pipeline.Stage.
+func (*Stage) String() string { return "generating mutants" }
+
+// scheme names the stage's algorithm in its fingerprint: a change to how
+// mutants are made or run reruns it.
+const scheme = "mutate 1"
+
+func (s *Stage) families() []string {
+	if len(s.Families) == 0 {
+		return mutation.Families
+	}
+	return s.Families
+}
+
+func (s *Stage) operators() ([]*mutation.Operator, error) {
+	if len(s.Operators) == 0 {
+		return mutation.Registry, nil
+	}
+	var out []*mutation.Operator
+	for _, n := range s.Operators {
+		op := mutation.LookupOperator(n)
+		if op == nil {
+			return nil, fmt.Errorf("unknown syntax operator %q", n)
+		}
+		out = append(out, op)
+	}
+	return out, nil
+}
+
+// Inputs implements pipeline.CandidateStage.
+func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Inputs, error) {
+	in := pipeline.Inputs{Files: []string{pipeline.InfoFile, pipeline.MappingFile, build.RecordFile, build.TestPatch, build.SolutionFile}}
+	info, err := c.LoadInfo()
+	if err != nil {
+		return in, err
+	}
+	if info.EP.File != "" {
+		in.Files = append(in.Files, info.EP.File)
+	}
+	ops, err := s.operators()
+	if err != nil {
+		return in, err
+	}
+	names := make([]string, len(ops))
+	for i, op := range ops {
+		names[i] = op.Name
+	}
+	in.Params = append(in.Params, scheme, "families "+strings.Join(s.families(), ","), "operators "+strings.Join(names, ","),
+		fmt.Sprintf("max per operator %d", s.MaxPerOperator))
+	if s.Executor != nil {
+		in.Params = append(in.Params, "executor "+s.Executor.Name())
+	}
+	if slices.Contains(s.families(), mutation.FamilyLLM) {
+		in.Params = append(in.Params, evidence.ModelParam(s.LLM, "mutate"))
+		ps, err := promptParams()
+		if err != nil {
+			return in, err
+		}
+		in.Params = append(in.Params, ps...)
+		in.Params = append(in.Params, s.Evidence.Params()...)
+	}
+	return in, nil
+}
+
+// Run implements pipeline.CandidateStage.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) error {
+	if s.Executor == nil {
+		return errors.New("mutate: no executor")
+	}
+	status := env.Status
+	if status == nil {
+		status = io.Discard
+	}
+	rec, err := build.LoadRecord(c)
+	if errors.Is(err, os.ErrNotExist) {
+		return pipeline.Skip("no %s: run lolbench build %s first", build.RecordFile, c.ID)
+	}
+	if err != nil {
+		return err
+	}
+	if rec.Rejected != "" || rec.Report == nil || len(rec.Report.FailToPass) == 0 {
+		return pipeline.Skip("the task was not built (%s): nothing to mutate", orText(rec.Rejected, "no F2P tests"))
+	}
+	t, err := loadTask(ctx, env, c, rec)
+	if err != nil {
+		return err
+	}
+	for _, d := range []string{mutation.Dir, coverage.Dir} {
+		if err := os.RemoveAll(filepath.Join(c.Dir, d)); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(c.Dir, d), 0o755); err != nil {
+			return err
+		}
+	}
+	spec := sandbox.Spec{Project: t.info.Project, Task: c.ID, Base: rec.BaseCommit, Recipe: rec.Recipe,
+		Tree: sandbox.GitTree{Repo: t.repo, Commit: rec.BaseCommit}, LogDir: filepath.Join(c.Dir, coverage.LogDir, "env"), Status: env.Status}
+	if spec.Project == "" {
+		spec.Project = c.ID
+	}
+	senv, err := s.Executor.Prepare(ctx, spec)
+	if err != nil {
+		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
+	}
+	defer senv.Close()
+
+	// Coverage first: per-test coverage selects the tests of each mutant.
+	fmt.Fprintf(status, "%s: measuring coverage of the reference solution\n", c.ID)
+	covSpec := coverage.Spec{Recipe: rec.Recipe, Language: t.info.Language, Selection: rec.Report.Selection,
+		Patches:  []coverage.Patch{{Name: "test.patch", Data: t.testPatch}, {Name: "solution.patch", Data: t.solutionPatch}},
+		Sources:  t.sol.Sources(),
+		Suites:   []coverage.SuiteSpec{{Name: coverage.F2P, Tests: rec.Report.FailToPass}, {Name: coverage.P2P, Tests: rec.Report.PassToPass}},
+		Exists:   t.exists,
+	}
+	adapter, aerr := coverage.AdapterFor(rec.Recipe, t.info.Language)
+	var cov *coverage.Result
+	var covErr error
+	if aerr != nil {
+		covErr = aerr
+	} else {
+		cov, covErr = coverage.Measure(ctx, senv, covSpec, filepath.Join(c.Dir, coverage.LogDir))
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if covErr != nil {
+		fmt.Fprintf(status, "%s: coverage: %v (every mutant runs every test)\n", c.ID, covErr)
+		if err := workspace.WriteJSON(filepath.Join(c.Dir, coverage.ResultFile), &coverage.Result{Notes: []string{"coverage failed: " + covErr.Error()}}); err != nil {
+			return err
+		}
+	} else {
+		if err := workspace.WriteJSON(filepath.Join(c.Dir, coverage.ResultFile), cov); err != nil {
+			return err
+		}
+		fmt.Fprintf(status, "%s: coverage %s\n", c.ID, covSummary(cov))
+	}
+
+	// Generate.
+	rep := &mutation.Report{}
+	var cands []mutation.Candidate
+	var ran []mutation.Method
+	var notes []string
+	for _, fam := range s.families() {
+		switch fam {
+		case mutation.FamilyRevert:
+			ran = append(ran, mutation.MappedRevert)
+			if t.mapping == nil {
+				notes = append(notes, "revert: no "+pipeline.MappingFile+": mapped-section revert needs the mapping")
+				continue
+			}
+			cands = append(cands, mutation.RevertCandidates(t.sol, t.owners)...)
+		case mutation.FamilyOps:
+			ran = append(ran, mutation.SyntaxOperator)
+			ops, err := s.operators()
+			if err != nil {
+				return err
+			}
+			oc, n, err := mutation.OperatorCandidates(ctx, t.sol, t.owners, ops)
+			if err != nil {
+				return err
+			}
+			notes = append(notes, n...)
+			cands = append(cands, capPerOperator(oc, s.MaxPerOperator)...)
+		case mutation.FamilyLLM:
+			if s.LLM == nil {
+				rep.Skipped = append(rep.Skipped, "llm: "+llm.ErrNoEndpoint.Error())
+				fmt.Fprintf(status, "%s: skipped the LLM methods: %s\n", c.ID, llm.ErrNoEndpoint)
+				continue
+			}
+			ran = append(ran, mutation.LLMMethods...)
+			lc, skipped, err := s.llmCandidates(ctx, env, c, t)
+			if err != nil {
+				return err
+			}
+			rep.Skipped = append(rep.Skipped, skipped...)
+			cands = append(cands, lc...)
+		default:
+			return fmt.Errorf("unknown method family %q (want %s)", fam, strings.Join(mutation.Families, ", "))
+		}
+	}
+	fmt.Fprintf(status, "%s: %d mutant(s) generated\n", c.ID, len(cands))
+	patches, err := mutation.Prepare(ctx, t.sol, cands, "")
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	mutants := make([]*mutation.Mutant, len(cands))
+	for i, cd := range cands {
+		mutants[i] = cd.Mutant
+		dir, err := mutation.MutantDir(c, cd.Mutant.ID)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := workspace.WriteFile(filepath.Join(dir, mutation.PatchFile), patches[i], 0o644); err != nil {
+			return err
+		}
+	}
+
+	// Run.
+	rn := &runner{env: senv, recipe: mutantRecipe(rec), selection: rec.Report.Selection, testPatch: t.testPatch,
+		f2p: rec.Report.FailToPass, p2p: rec.Report.PassToPass, adapter: adapter}
+	if adapter != nil {
+		rn.build = rec.Recipe.Build
+		if rn.build == "" {
+			rn.build = adapter.BuildCheck(t.buildFiles())
+		}
+		if covErr == nil {
+			rn.cov = cov
+			rn.plan = coverage.NewPlan(ctx, covSpec)
+		}
+	}
+	rep.Runs.Selective = rn.selective()
+	matrix := mutation.NewMatrix(rec.Report.FailToPass)
+	outcomes := make([]*outcome, len(mutants))
+	var todo []int
+	for i, m := range mutants {
+		if m.Status == mutation.Pending {
+			todo = append(todo, i)
+		}
+	}
+	jobs := max(s.Jobs, 1)
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	next := make(chan int)
+	done := 0
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				m := mutants[i]
+				dir, _ := mutation.MutantDir(c, m.ID)
+				o, err := rn.run(ctx, m, patches[i], filepath.Join(dir, mutation.LogDir))
+				mu.Lock()
+				done++
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				outcomes[i] = o
+				if o != nil {
+					fmt.Fprintf(status, "%s: [%d/%d] %s: %s\n", c.ID, done, len(todo), m.ID, o.summary())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, firstErr)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for i, m := range mutants {
+		o := outcomes[i]
+		if o == nil {
+			continue
+		}
+		rep.Runs.Jobs++
+		rep.Runs.Full += o.full
+		rep.Runs.Executed += o.executed
+		if o.drop != "" {
+			m.Status, m.Drop, m.Reason = mutation.Dropped, o.drop, o.reason
+			continue
+		}
+		matrix.Add(m, o.f2p)
+		m.KilledBy = matrix.KilledBy(m.ID)
+		m.Status = mutation.Survived
+		if len(m.KilledBy) > 0 {
+			m.Status = mutation.Killed
+		}
+	}
+	rep.Runs.Saved = rep.Runs.Full - rep.Runs.Executed
+	final := mutation.NewReport(c.ID, ran, mutants)
+	final.Skipped, final.Runs = rep.Skipped, rep.Runs
+	for _, m := range mutants {
+		dir, _ := mutation.MutantDir(c, m.ID)
+		if err := workspace.WriteJSON(filepath.Join(dir, mutation.RecordFile), m); err != nil {
+			return err
+		}
+	}
+	if mutants == nil {
+		mutants = []*mutation.Mutant{}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(status, "%s: note: %s\n", c.ID, n)
+	}
+	for _, w := range []struct {
+		file string
+		v    any
+	}{{mutation.IndexFile, mutants}, {mutation.MatrixFile, matrix}, {mutation.ReportFile, final}} {
+		if err := workspace.WriteJSON(filepath.Join(c.Dir, w.file), w.v); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(status, "%s: %s; %s\n", c.ID, scoreLine(final), final.Runs)
+	return nil
+}
+
+func (o *outcome) summary() string {
+	if o.drop != "" {
+		return "dropped (" + string(o.drop) + "): " + o.reason
+	}
+	var killers []string
+	for t, x := range o.f2p {
+		if x.Kills() {
+			killers = append(killers, t)
+		}
+	}
+	sort.Strings(killers)
+	if len(killers) == 0 {
+		return fmt.Sprintf("survived (%d of %d tests run)", o.executed, o.full)
+	}
+	return fmt.Sprintf("killed by %s (%d of %d tests run)", joinCut(killers, 3), o.executed, o.full)
+}
+
+func scoreLine(r *mutation.Report) string {
+	t := r.Total
+	score := "no mutant passed the P2P filter"
+	if t.Scored {
+		score = fmt.Sprintf("mutation score %.1f%%", 100*t.Score)
+	}
+	return fmt.Sprintf("%d generated, %d valid, %d passed P2P, %d killed: %s", t.Generated, t.Valid, t.SurvivedP2P, t.Killed, score)
+}
+
+func covSummary(r *coverage.Result) string {
+	var parts []string
+	for _, s := range r.Suites {
+		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", s.Name, s.Covered, s.Executable, s.Percent))
+	}
+	if len(parts) == 0 {
+		return "(no suites)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orText(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// mutantRecipe is the task's recipe with a run limit fit for mutants: ten
+// times the reference run's duration and 60 s more, within the recipe's
+// own limit. A mutant can loop forever; the reference's duration says how
+// long a normal run takes. One run, no repeats: flakiness was settled by
+// the build stage.
+func mutantRecipe(rec *build.Record) (r recipe.Recipe) {
+	r = rec.Recipe
+	r.Runs = 1
+	if rec.Report != nil && rec.Report.Runs > 0 && rec.Report.After.Duration > 0 {
+		per := rec.Report.After.Duration / time.Duration(rec.Report.Runs)
+		limit := int((10*per + 60*time.Second) / time.Second)
+		if r.Limits.TimeoutSec == 0 || limit < r.Limits.TimeoutSec {
+			r.Limits.TimeoutSec = limit
+		}
+	}
+	return r
+}
+
+// capPerOperator keeps at most n mutants of each operator (n > 0), spread
+// evenly over its sites in order.
+func capPerOperator(cands []mutation.Candidate, n int) []mutation.Candidate {
+	if n <= 0 {
+		return cands
+	}
+	by := map[string][]mutation.Candidate{}
+	var order []string
+	for _, c := range cands {
+		op := c.Mutant.Operator
+		if by[op] == nil {
+			order = append(order, op)
+		}
+		by[op] = append(by[op], c)
+	}
+	var out []mutation.Candidate
+	for _, op := range order {
+		list := by[op]
+		if len(list) <= n {
+			out = append(out, list...)
+			continue
+		}
+		for i := 0; i < n; i++ {
+			out = append(out, list[i*len(list)/n])
+		}
+	}
+	return out
+}
+
+// task is what the stage loaded about a candidate.
+type task struct {
+	info                     *pipeline.Info
+	repo                     *diff.Repo
+	change                   *diff.Change
+	sol                      *mutation.Solution
+	scopes                   *syntax.Result
+	mapping                  *mapping.Mapping
+	owners                   *mutation.Owners
+	testPatch, solutionPatch []byte
+	testPaths                map[string]bool
+}
+
+func loadTask(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate, rec *build.Record) (*task, error) {
+	info, err := c.LoadInfo()
+	if err != nil {
+		return nil, err
+	}
+	t := &task{info: info, testPaths: map[string]bool{}}
+	dir, err := info.RepoPath(env.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	if t.repo, err = diff.Open(dir); err != nil {
+		return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	if t.change, err = t.repo.Diff(ctx, rec.BaseCommit, rec.HeadCommit); err != nil {
+		return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	if t.sol, err = mutation.LoadSolution(ctx, t.repo, t.change); err != nil {
+		return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	if t.scopes, err = syntax.Resolve(ctx, dir, t.change, syntax.Options{}); err != nil {
+		return nil, fmt.Errorf("candidate %s: scopes: %w", c.ID, err)
+	}
+	if p, err := c.Path(pipeline.MappingFile); err == nil {
+		if _, serr := os.Stat(p); serr == nil {
+			m, err := mapping.ParseFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+			}
+			t.mapping = m
+		}
+	}
+	t.owners = mutation.NewOwners(t.mapping, t.scopes)
+	for _, f := range []struct {
+		name string
+		into *[]byte
+	}{{build.TestPatch, &t.testPatch}, {build.SolutionFile, &t.solutionPatch}} {
+		p, err := c.Path(f.name)
+		if err != nil {
+			return nil, err
+		}
+		if *f.into, err = os.ReadFile(p); err != nil {
+			return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
+		}
+	}
+	for _, p := range rec.TestPaths {
+		t.testPaths[p] = true
+	}
+	return t, nil
+}
+
+// exists reports whether a path exists after the PR (a test id's file).
+func (t *task) exists(p string) bool {
+	if t.testPaths[p] {
+		return true
+	}
+	_, err := t.repo.ReadFile(t.change.Head, p)
+	return err == nil
+}
+
+// buildFiles are the solution's source files present after it, for the
+// default build check.
+func (t *task) buildFiles() []string {
+	var out []string
+	for _, f := range t.sol.Sources() {
+		out = append(out, f.Path)
+	}
+	return out
+}

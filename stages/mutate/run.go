@@ -1,0 +1,241 @@
+package mutate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+)
+
+// runner runs mutants in a task's environment: one job per mutant applies
+// the test patch and the mutant, runs the build check, then the tests
+// (all of them, or only those per-test coverage says reach the mutated
+// lines) once.
+type runner struct {
+	env       sandbox.Env
+	recipe    recipe.Recipe // its timeout is the mutant timeout
+	adapter   coverage.Adapter
+	cov       *coverage.Result // nil when coverage failed
+	plan      *coverage.Plan   // for the adapter's Select
+	selection []string         // the task's full selection
+	build     string           // the build check command, "" for none
+	testPatch []byte
+	f2p, p2p  []string
+}
+
+// outcome is what one mutant's job found.
+type outcome struct {
+	drop   mutation.Drop
+	reason string
+	// f2p are the outcomes of the F2P tests (when not dropped).
+	f2p map[string]mutation.Outcome
+	// full and executed count tests: the whole F2P and P2P lists, and
+	// those the job selected.
+	full, executed int
+}
+
+// run runs one mutant; outDir receives the job's out/ folder.
+func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, outDir string) (*outcome, error) {
+	o := &outcome{full: len(rn.f2p) + len(rn.p2p)}
+	selected, selection := rn.selectTests(m)
+	o.executed = len(selected)
+	var b strings.Builder
+	b.WriteString(coverage.ApplyScript([]string{"test.patch", "mutant.patch"}))
+	if rn.build != "" {
+		fmt.Fprintf(&b, "sh -c %s >\"$out/build.log\" 2>&1 </dev/null\nrc=$?\necho $rc >\"$out/build.exit\"\n[ $rc -eq 0 ] || exit 0\n", sandbox.Quote(rn.build))
+	}
+	if len(selected) > 0 {
+		b.WriteString("log=\"$out/run-1.log\"\nexitfile=\"$out/run-1.exit\"\nresdir=\"$out/run-1.results\"\n")
+		b.WriteString(sandbox.RunOnceScript(rn.recipe, selection))
+	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return nil, err
+	}
+	job := sandbox.Job{
+		Name:    "mutant-" + jobName(m.ID),
+		Script:  b.String(),
+		Files:   map[string][]byte{"test.patch": rn.testPatch, "mutant.patch": patch},
+		Timeout: 2*time.Duration(rn.recipe.Limits.TimeoutSec)*time.Second + 5*time.Minute,
+		OutDir:  outDir,
+	}
+	jr, err := rn.env.Run(ctx, job)
+	if err != nil {
+		return nil, fmt.Errorf("mutant %s: %w", m.ID, err)
+	}
+	if msg := coverage.ApplyError(outDir); msg != "" {
+		o.drop, o.reason = mutation.DropApply, "the patch does not apply: "+msg
+		return o, nil
+	}
+	if rn.build != "" {
+		code := readExit(filepath.Join(outDir, "build.exit"))
+		if code != 0 {
+			log, _ := os.ReadFile(filepath.Join(outDir, "build.log"))
+			o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the build check (%s) fails: %s", rn.build, firstError(string(log), code))
+			return o, nil
+		}
+	}
+	status := map[string]results.Status{}
+	if len(selected) > 0 {
+		code := readExit(filepath.Join(outDir, "run-1.exit"))
+		exit := grade.ExitOf(code)
+		if code < 0 {
+			exit = results.Exit{Code: 137, Killed: true, TimedOut: jr.TimedOut}
+		}
+		resDir := ""
+		if rn.recipe.Test.Results != "" {
+			resDir = filepath.Join(outDir, "run-1.results")
+		}
+		var res []results.Result
+		var perr error
+		if code >= 0 {
+			res, perr = grade.ReadResults(rn.recipe.Test.Format, filepath.Join(outDir, "run-1.log"), resDir)
+		}
+		for _, r := range grade.Judge(res, exit, perr).Results {
+			status[r.Name] = r.Status
+		}
+	}
+	sel := map[string]bool{}
+	for _, t := range selected {
+		sel[t] = true
+	}
+	var broken []string
+	for _, t := range rn.p2p {
+		if sel[t] && !passes(status, t) {
+			broken = append(broken, fmt.Sprintf("%s (%s)", t, orAbsent(status[t])))
+		}
+	}
+	if len(broken) > 0 {
+		o.drop, o.reason = mutation.DropP2P, fmt.Sprintf("breaks %d pass-to-pass test(s): %s", len(broken), joinCut(broken, 5))
+		return o, nil
+	}
+	o.f2p = map[string]mutation.Outcome{}
+	for _, t := range rn.f2p {
+		switch {
+		case !sel[t]:
+			o.f2p[t] = mutation.OutcomeUnreached
+		case passes(status, t):
+			o.f2p[t] = mutation.OutcomePassed
+		default:
+			o.f2p[t] = mutation.OutcomeKilled
+		}
+	}
+	return o, nil
+}
+
+// selectTests picks the tests to run for a mutant and the selection items
+// that run them. Without per-test coverage, or when the adapter cannot
+// select single tests, every F2P and P2P test runs with the task's
+// selection.
+func (rn *runner) selectTests(m *mutation.Mutant) ([]string, []string) {
+	all := append(append([]string{}, rn.f2p...), rn.p2p...)
+	sort.Strings(all)
+	if rn.cov == nil || rn.plan == nil {
+		return all, rn.selection
+	}
+	reach, ok := rn.cov.Reaching(m.Lines)
+	if !ok {
+		return all, rn.selection
+	}
+	want := map[string]bool{}
+	for _, t := range all {
+		want[t] = true
+	}
+	var tests []string
+	for _, t := range reach {
+		if want[t] {
+			tests = append(tests, t)
+		}
+	}
+	if len(tests) == 0 {
+		return nil, nil
+	}
+	items, ok := rn.adapter.Select(rn.plan, tests)
+	if !ok {
+		return all, rn.selection
+	}
+	return tests, items
+}
+
+// selective reports whether test selection by coverage is in effect.
+func (rn *runner) selective() bool {
+	if rn.cov == nil || rn.plan == nil || !rn.cov.PerTest {
+		return false
+	}
+	_, ok := rn.adapter.Select(rn.plan, nil)
+	return ok
+}
+
+// jobName makes a mutant id a job name (letters, digits, - and _).
+func jobName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, id)
+}
+
+func passes(status map[string]results.Status, t string) bool {
+	s, ok := status[t]
+	return ok && (s == results.Passed || s == results.Skipped)
+}
+
+func orAbsent(s results.Status) string {
+	if s == "" {
+		return string(sandbox.Absent)
+	}
+	return string(s)
+}
+
+func readExit(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return -1
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// firstError is the first line of a build log that reads like an error,
+// else its first line.
+func firstError(log string, code int) string {
+	lines := strings.Split(strings.TrimSpace(log), "\n")
+	for _, l := range lines {
+		low := strings.ToLower(l)
+		if strings.Contains(low, "error") || strings.Contains(l, ".go:") || strings.Contains(l, ".java:") {
+			return cut(strings.TrimSpace(l), 300)
+		}
+	}
+	if len(lines) > 0 && lines[0] != "" {
+		return cut(strings.TrimSpace(lines[0]), 300)
+	}
+	return fmt.Sprintf("exit status %d", code)
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n-3] + "..."
+	}
+	return s
+}
+
+func joinCut(list []string, n int) string {
+	if len(list) <= n {
+		return strings.Join(list, ", ")
+	}
+	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
+}
