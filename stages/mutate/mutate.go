@@ -191,10 +191,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	// Coverage first: per-test coverage selects the tests of each mutant.
 	fmt.Fprintf(status, "%s: measuring coverage of the reference solution\n", c.ID)
 	covSpec := coverage.Spec{Recipe: rec.Recipe, Language: t.info.Language, Selection: rec.Report.Selection,
-		Patches:  []coverage.Patch{{Name: "test.patch", Data: t.testPatch}, {Name: "solution.patch", Data: t.solutionPatch}},
-		Sources:  t.sol.Sources(),
-		Suites:   []coverage.SuiteSpec{{Name: coverage.F2P, Tests: rec.Report.FailToPass}, {Name: coverage.P2P, Tests: rec.Report.PassToPass}},
-		Exists:   t.exists,
+		Patches: []coverage.Patch{{Name: "test.patch", Data: t.testPatch}, {Name: "solution.patch", Data: t.solutionPatch}},
+		Sources: t.sol.Sources(),
+		Suites:  []coverage.SuiteSpec{{Name: coverage.F2P, Tests: rec.Report.FailToPass}, {Name: coverage.P2P, Tests: rec.Report.PassToPass}},
+		Exists:  t.exists,
 	}
 	adapter, aerr := coverage.AdapterFor(rec.Recipe, t.info.Language)
 	var cov *coverage.Result
