@@ -283,10 +283,10 @@ func TestStats(t *testing.T) {
 	e := buildEverything(t, false)
 	s := diffFiles(t, e.b.dir, e.base.String(), e.head.String()).Stats()
 	want := map[lang.Category]CategoryStats{
-		lang.Source:        {Files: 3, Inserted: 5, Deleted: 2}, // added.rs, mod.go, pkg/similar.py
+		lang.Source:        {Files: 4, Inserted: 5, Deleted: 2}, // added.rs, mod.go, pkg/similar.py, script.sh
 		lang.Test:          {Files: 1},                          // tests/test_notes.py
 		lang.TestData:      {},
-		lang.Data:          {Files: 5, Inserted: 2, Deleted: 2}, // img.png, link, lost.bin, script.sh, sub
+		lang.Data:          {Files: 4, Inserted: 2, Deleted: 2}, // img.png, link, lost.bin, sub
 		lang.Build:         {},
 		lang.Documentation: {Files: 11, Inserted: 15, Deleted: 8},
 		lang.Generated:     {},

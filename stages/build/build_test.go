@@ -182,8 +182,57 @@ func TestBuildUnitconvLocal(t *testing.T) {
 		t.Fatalf("build: %+v", o)
 	}
 	rec, _ := LoadRecord(c)
-	if len(rec.Report.FailToPass) != 38 || len(rec.Report.PassToPass) != 30 || rec.Report.Env.Isolated || rec.F2PSections != nil {
-		t.Fatalf("record: %d F2P, %d P2P, env %+v, sections %v", len(rec.Report.FailToPass), len(rec.Report.PassToPass), rec.Report.Env, rec.F2PSections)
+	if len(rec.Report.FailToPass) != 38 || len(rec.Report.PassToPass) != 30 || rec.Report.Env.Isolated {
+		t.Fatalf("record: %d F2P, %d P2P, env %+v", len(rec.Report.FailToPass), len(rec.Report.PassToPass), rec.Report.Env)
+	}
+	// The F2P tests of unitconv and the sections their test files serve in
+	// data/samples/unitconv/mapping.md.
+	wantSections := map[string]string{
+		"tests.test_cli::test_cli_compound":                         "3.5",
+		"tests.test_cli::test_cli_offset_error":                     "3.5",
+		"tests.test_cli::test_cli_temperature":                      "3.5",
+		"tests.test_cli::test_cli_temperature_ascii":                "3.5",
+		"tests.test_compound::test_composed_units_compare_by_value": "3.2",
+		"tests.test_compound::test_div":                             "3.2",
+		"tests.test_compound::test_mul":                             "3.2",
+		"tests.test_compound::test_power":                           "3.2",
+		"tests.test_compound::test_power_needs_int":                 "3.2",
+		"tests.test_compound::test_terms_cancel":                    "3.2",
+		"tests.test_format::test_format_compound_symbol":            "3.4",
+		"tests.test_format::test_format_temperature_ascii":          "3.4",
+		"tests.test_format::test_format_temperature_symbol":         "3.4",
+		"tests.test_parse::test_parse_bad_expression[m s-bad unit expression 'm s' at column 3: two units without an operator]":         "3.1",
+		"tests.test_parse::test_parse_bad_expression[m/-bad unit expression 'm/' at column 2: operator / without a unit after it]":      "3.1",
+		"tests.test_parse::test_parse_bad_expression[m//s-bad unit expression 'm//s' at column 3: operator / without a unit before it]": "3.1",
+		"tests.test_parse::test_parse_bad_expression[s^0-bad unit expression 's^0' at column 1: exponent 0]":                            "3.1",
+		"tests.test_parse::test_parse_left_to_right":                   "3.1",
+		"tests.test_parse::test_parse_negative_exponent":               "3.1",
+		"tests.test_parse::test_parse_power":                           "3.1",
+		"tests.test_parse::test_parse_product_with_blanks":             "3.1",
+		"tests.test_parse::test_parse_quantity_with_expression":        "3.1",
+		"tests.test_parse::test_parse_quotient":                        "3.1",
+		"tests.test_parse::test_parse_reciprocal":                      "3.1",
+		"tests.test_quantity::test_acceleration_units_agree":           "3.1 3.3",
+		"tests.test_quantity::test_compound_dimension_error":           "3.1 3.3",
+		"tests.test_quantity::test_power_from_energy_per_time":         "3.1 3.3",
+		"tests.test_quantity::test_si_adds_offset":                     "3.1 3.3",
+		"tests.test_quantity::test_speed":                              "3.1 3.3",
+		"tests.test_temperature::test_aliases":                         "3.3",
+		"tests.test_temperature::test_kelvin_composes":                 "3.3",
+		"tests.test_temperature::test_offset_units_cannot_be_composed": "3.3",
+		"tests.test_temperature::test_round_trip":                      "3.3",
+		"tests.test_temperature::test_scales[-40-degF-degC--40.0]":     "3.3",
+		"tests.test_temperature::test_scales[0-K-degF--459.67]":        "3.3",
+		"tests.test_temperature::test_scales[0-degC-K-273.15]":         "3.3",
+		"tests.test_temperature::test_scales[100-degC-degF-212.0]":     "3.3",
+		"tests.test_temperature::test_scales[32-degF-K-273.15]":        "3.3",
+	}
+	gotSections := map[string]string{}
+	for test, ids := range rec.F2PSections {
+		gotSections[test] = strings.Join(ids, " ")
+	}
+	if !reflect.DeepEqual(gotSections, wantSections) {
+		t.Fatalf("F2P sections = %v\nwant %v", gotSections, wantSections)
 	}
 	ins, _ := os.ReadFile(filepath.Join(c.Dir, TaskDir, harbor.Instruction))
 	if !strings.Contains(string(ins), "```rst\nUCEP: 4\n") {
