@@ -223,7 +223,7 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
 	}
-	full := ApplyScript(names) + "cov=\"$out/cov\"\nmkdir -p \"$cov\"\n" + script
+	full := ApplyScript(names) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
 	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
 	job := sandbox.Job{Name: "coverage", Script: full, Files: files, Timeout: time.Duration(len(p.Tests)+len(p.Suites)+2)*per + 5*time.Minute, OutDir: outDir}
 	jr, err := env.Run(ctx, job)
