@@ -80,6 +80,42 @@ func TestValidateFixture(t *testing.T) {
 			t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 		}
 	})
+	t.Run("violations exit 1 with the JSON report", func(t *testing.T) {
+		out, _, code := runCLI(t, args("../../rules/testdata/r07/fail-direct-count.md", "--rules", "7,18", "--json")...)
+		want := `{
+  "violations": [
+    {
+      "rule": 7,
+      "where": "section 2.1",
+      "line": 36,
+      "message": "the Files line of block 1 disagrees with its tables: it says 3 direct but Direct modifications name 2 files (` + "`greet.go`, `tools/greet.py`" + `); write \"**Files:** 2 direct (28.6%), 2 associated (28.6%), 4 accounted (57.1%) of 7 PR files\""
+    }
+  ],
+  "rules": [
+    {
+      "id": 7,
+      "passed": false
+    },
+    {
+      "id": 18,
+      "passed": true
+    }
+  ],
+  "forwarded": []
+}
+`
+		if code != 1 || out != want {
+			t.Fatalf("code %d, stdout:\n%s\nwant:\n%s", code, out, want)
+		}
+	})
+	t.Run("terminal report groups violations by rule", func(t *testing.T) {
+		m := "../../rules/testdata/r07/fail-direct-count.md"
+		out, _, code := runCLI(t, args(m)...)
+		want := "R07 per-section-proportions: 1 violation\n  " + m + ":36: section 2.1: the Files line of block 1 disagrees with its tables: it says 3 direct but Direct modifications name 2 files (`greet.go`, `tools/greet.py`); write \"**Files:** 2 direct (28.6%), 2 associated (28.6%), 4 accounted (57.1%) of 7 PR files\"\n27 of 28 rules passed, 1 violation\n"
+		if code != 1 || out != want {
+			t.Fatalf("code %d, stdout:\n%s\nwant:\n%s", code, out, want)
+		}
+	})
 	t.Run("unknown revision is bad input", func(t *testing.T) {
 		a := args(filepath.Join(fixture, "mapping.md"))
 		a[6] = "no-such-rev"
