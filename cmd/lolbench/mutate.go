@@ -45,7 +45,7 @@ type mutateRow struct {
 
 // mutateOutput is the JSON output: every candidate and Table 8 over them.
 type mutateOutput struct {
-	Candidates []mutateRow        `json:"candidates"`
+	Candidates []mutateRow       `json:"candidates"`
 	Summary    *mutation.Summary `json:"summary"`
 }
 
@@ -182,7 +182,9 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	}
 	mk := opts.NewExecutor
 	if mk == nil {
-		mk = func(ctx context.Context, name string) (sandbox.Executor, func(), error) { return newExecutor(ctx, f, name) }
+		mk = func(ctx context.Context, name string) (sandbox.Executor, func(), error) {
+			return newExecutor(ctx, f, name)
+		}
 	}
 	ex, closeEx, err := mk(ctx, opts.Executor)
 	if err != nil {
