@@ -184,8 +184,15 @@ func FromChange(ctx context.Context, repo *diff.Repo, ch *diff.Change, testPaths
 // new (their qualified name is one of newKeys) or changed (a changed
 // function scope, matched by name and, when the scope has added lines,
 // by holding one of them: overloads share a name). The classes around a
-// picked member come along for context.
+// picked member come along for context. Entities are listed containers
+// first (by first line, the longer span first), and every step is linear
+// in the number of entities, whatever their nesting (hostile input).
 func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []syntax.Scope) []Signature {
+	byKey := map[[2]string][][]int{} // scope key -> sorted added lines of each scope
+	for _, sc := range scopes {
+		k := [2]string{sc.Class, sc.Function}
+		byKey[k] = append(byKey[k], slices.Sorted(slices.Values(sc.PostLines)))
+	}
 	change := make([]string, len(ents))
 	for i, e := range ents {
 		// An impl block is no symbol of its own (it shares its type's
@@ -193,64 +200,79 @@ func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []synta
 		if !e.Exported || e.Kind == "impl" {
 			continue
 		}
-		if newKeys[[2]string{e.Class, e.Function}] {
+		k := [2]string{e.Class, e.Function}
+		if newKeys[k] {
 			change[i] = New
 			continue
 		}
 		if !e.IsFunction() {
 			continue
 		}
-		for _, sc := range scopes {
-			if sc.Class == e.Class && sc.Function == e.Function && (len(sc.PostLines) == 0 || holdsAny(e, sc.PostLines)) {
+		for _, lines := range byKey[k] {
+			if len(lines) == 0 || holdsAny(e, lines) {
 				change[i] = Changed
 				break
 			}
 		}
 	}
+	// parent[i] is the innermost entity whose lines hold entity i's, found
+	// with a stack over the entities in container-first order.
+	order := make([]int, len(ents))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ents[a].Start, ents[b].Start), cmp.Compare(ents[b].End, ents[a].End))
+	})
+	parent := make([]int, len(ents))
+	var stack []int
+	for _, i := range order {
+		for len(stack) > 0 && ents[stack[len(stack)-1]].End < ents[i].End {
+			stack = stack[:len(stack)-1]
+		}
+		parent[i] = -1
+		if len(stack) > 0 {
+			parent[i] = stack[len(stack)-1]
+		}
+		stack = append(stack, i)
+	}
+	// Every class around a picked entity is listed; each ancestor is
+	// walked once.
 	listed := make([]bool, len(ents))
+	walked := make([]bool, len(ents))
 	for i := range ents {
 		if change[i] == "" {
 			continue
 		}
 		listed[i] = true
-		for j, o := range ents {
-			if !o.IsFunction() && j != i && holds(o, j, ents[i], i) {
-				listed[j] = true
+		for p := parent[i]; p >= 0 && !walked[p]; p = parent[p] {
+			walked[p] = true
+			if !ents[p].IsFunction() {
+				listed[p] = true
 			}
 		}
 	}
+	depth := make([]int, len(ents))
 	var out []Signature
-	for i, e := range ents {
-		if !listed[i] {
-			continue
-		}
-		depth := 0
-		for j, o := range ents {
-			if listed[j] && j != i && holds(o, j, e, i) {
-				depth++
+	for _, i := range order {
+		if p := parent[i]; p >= 0 {
+			depth[i] = depth[p]
+			if listed[p] {
+				depth[i]++
 			}
 		}
-		out = append(out, Signature{Name: e.Name(), Text: e.Signature, Change: change[i], Depth: depth})
+		if listed[i] {
+			e := ents[i]
+			out = append(out, Signature{Name: e.Name(), Text: e.Signature, Change: change[i], Depth: depth[i]})
+		}
 	}
 	return out
 }
 
-// holds reports whether entity a (index i) encloses entity b (index j);
-// of two entities with the same lines, the earlier one encloses.
-func holds(a syntax.Entity, i int, b syntax.Entity, j int) bool {
-	if a.Start > b.Start || a.End < b.End {
-		return false
-	}
-	return a.Start < b.Start || a.End > b.End || i < j
-}
-
+// holdsAny reports whether one of the sorted lines is within e's lines.
 func holdsAny(e syntax.Entity, lines []int) bool {
-	for _, l := range lines {
-		if l >= e.Start && l <= e.End {
-			return true
-		}
-	}
-	return false
+	k, _ := slices.BinarySearch(lines, e.Start)
+	return k < len(lines) && lines[k] <= e.End
 }
 
 // Instruction is a built candidate's specification instruction: the

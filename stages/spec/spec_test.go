@@ -211,6 +211,12 @@ func TestSignatures(t *testing.T) {
 			[]Signature{{Name: "Foo", Text: "pub struct Foo", Change: New}, {Name: "Foo", Text: "impl Foo"}, {Name: "Foo.new", Text: "pub fn new() -> Self", Change: New, Depth: 1}}},
 		{"scope of another class", rust, nil,
 			[]syntax.Scope{{Class: "Bar", Function: "old", PostLines: []int{10}}}, nil},
+		{"same lines: the first is the container; one-line class and method", []syntax.Entity{
+			ent("class", "A", "", 1, 1, true, "class A"),
+			ent("method", "A", "f", 1, 1, true, "def f(self)"),
+			ent("class", "B", "", 3, 9, true, "class B"),
+		}, nil, []syntax.Scope{{Class: "A", Function: "f", PostLines: []int{1}}},
+			[]Signature{{Name: "A", Text: "class A"}, {Name: "A.f", Text: "def f(self)", Change: Changed, Depth: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := signatures(tc.ents, tc.new, tc.scopes)
@@ -218,6 +224,27 @@ func TestSignatures(t *testing.T) {
 				t.Fatalf("got  %+v\nwant %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSignaturesDeep: a method inside 100,000 nested classes lists every
+// class around it at its depth; the walk is linear in the nesting (a
+// quadratic one would take minutes here).
+func TestSignaturesDeep(t *testing.T) {
+	const n = 100000
+	ents := make([]syntax.Entity, 0, n+1)
+	for i := 0; i < n; i++ {
+		ents = append(ents, ent("class", "C", "", i+1, 2*n+2-i, true, "class C"))
+	}
+	ents = append(ents, ent("method", "C", "m", n+1, n+2, true, "def m(self)"))
+	got := signatures(ents, nil, []syntax.Scope{{Class: "C", Function: "m", PostLines: []int{n + 1}}})
+	if len(got) != n+1 {
+		t.Fatalf("%d signatures", len(got))
+	}
+	for i, s := range got {
+		if s.Depth != i || (i < n) != (s.Change == "") {
+			t.Fatalf("signature %d: depth %d, change %q", i, s.Depth, s.Change)
+		}
 	}
 }
 
