@@ -74,9 +74,11 @@ func Plan(cfg Config) *pipeline.Plan {
 	return p
 }
 
-// exportAll writes both export formats as the one "export" stage of a run.
+// exportAll writes both export formats, in the plain and the specification
+// variant (the EP plus the solution's file tree and API), as the one
+// "export" stage of a run.
 type exportAll struct {
-	Harbor, SWEBench export.Stage
+	Harbor, SWEBench, HarborSpec, SWEBenchSpec export.Stage
 }
 
 func (*exportAll) Name() string   { return "export" }
@@ -84,10 +86,14 @@ func (*exportAll) String() string { return "exporting tasks" }
 
 func (e *exportAll) Run(ctx context.Context, env *pipeline.Env) error {
 	e.Harbor.Format, e.SWEBench.Format = export.Harbor, export.SWEBench
-	if err := e.Harbor.Run(ctx, env); err != nil {
-		return err
+	e.HarborSpec.Format, e.SWEBenchSpec.Format = export.Harbor, export.SWEBench
+	e.HarborSpec.Variant, e.SWEBenchSpec.Variant = export.Spec, export.Spec
+	for _, s := range []*export.Stage{&e.Harbor, &e.SWEBench, &e.HarborSpec, &e.SWEBenchSpec} {
+		if err := s.Run(ctx, env); err != nil {
+			return err
+		}
 	}
-	return e.SWEBench.Run(ctx, env)
+	return nil
 }
 
 // Exports returns the export stage of a plan, to report where it wrote.

@@ -44,9 +44,10 @@ status=0
 
 cat <<MSG
 
-Demo finished (lolbench status --workspace $work shows every candidate).
-  Harbor tasks:   $work/export/harbor
-  SWE-bench JSONL: $work/export/swebench.jsonl
-  HTML report:    $work/reports/index.html
+Demo finished; lolbench status --workspace $work shows every candidate.
+  Harbor tasks:           $work/export/harbor
+  SWE-bench JSONL:        $work/export/swebench.jsonl
+  Specification variant:  $work/export/harbor-spec, $work/export/swebench-spec.jsonl
+  HTML report:            $work/reports/index.html
 MSG
 exit $status
