@@ -28,6 +28,7 @@ type MutateOptions struct {
 	Executor       string
 	Jobs           int
 	MaxPerOperator int
+	AllTests       bool
 	Force          bool
 
 	// NewExecutor makes the executor; nil means newExecutor. Tests stub it.
@@ -134,6 +135,7 @@ built task is skipped), 2 for bad input or when the stage could not run.`,
 	fl.StringVar(&opts.Executor, "executor", "docker", "where jobs run: docker, or local (not isolated)")
 	fl.IntVar(&opts.Jobs, "jobs", 1, "mutant jobs run at once")
 	fl.IntVar(&opts.MaxPerOperator, "max-per-operator", 0, "at most this many mutants per operator and task, spread over its sites (0: all)")
+	fl.BoolVar(&opts.AllTests, "all-tests", false, "run every test on every mutant, without selection by per-test coverage")
 	fl.BoolVar(&opts.Force, "force", false, "run again even when the inputs are unchanged")
 	return cmd
 }
@@ -192,7 +194,7 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	}
 	defer closeEx()
 	stage := &mutate.Stage{Executor: ex, LLM: client, Families: opts.Methods, Operators: opts.Operators,
-		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, Evidence: opts.Evidence}
+		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, AllTests: opts.AllTests, Evidence: opts.Evidence}
 	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
 	out := mutateOutput{Candidates: []mutateRow{}}
 	var reports []*mutation.Report

@@ -75,6 +75,10 @@ type Stage struct {
 	MaxPerOperator int
 	// Jobs is how many mutant jobs run at once; 0 means 1.
 	Jobs int
+	// AllTests runs every F2P and P2P test on every mutant, without the
+	// selection by per-test coverage (to check that the selection changes
+	// nothing, or where coverage is not trusted).
+	AllTests bool
 	// Evidence are the prompt budgets of the LLM method.
 	Evidence evidence.Options
 }
@@ -130,7 +134,7 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 		names[i] = op.Name
 	}
 	in.Params = append(in.Params, scheme, "families "+strings.Join(s.families(), ","), "operators "+strings.Join(names, ","),
-		fmt.Sprintf("max per operator %d", s.MaxPerOperator))
+		fmt.Sprintf("max per operator %d", s.MaxPerOperator), fmt.Sprintf("all tests %v", s.AllTests))
 	if s.Executor != nil {
 		in.Params = append(in.Params, "executor "+s.Executor.Name())
 	}
@@ -290,7 +294,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		if rn.build == "" {
 			rn.build = adapter.BuildCheck(t.buildFiles())
 		}
-		if covErr == nil {
+		if covErr == nil && !s.AllTests {
 			rn.cov = cov
 			rn.plan = coverage.NewPlan(ctx, covSpec)
 		}

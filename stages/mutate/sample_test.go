@@ -90,11 +90,6 @@ func sampleCandidate(t testing.TB, name, id, epFile, language string) (*pipeline
 			os.WriteFile(filepath.Join(c.Dir, f), data, 0o644)
 		}
 	}
-	// The Python sample has no mapping of its own: the test's fixture
-	// maps its five implementable sections.
-	if data, err := os.ReadFile(filepath.Join("testdata", name+"-mapping.md")); err == nil {
-		os.WriteFile(filepath.Join(c.Dir, pipeline.MappingFile), data, 0o644)
-	}
 	info := fmt.Sprintf(`{"id":%q,"project":%q,"repo":"example/%s","language":%q,"domain":"testing","repo_dir":"repos/%s",
 "ep":{"id":"EP %s","title":"The sample proposal","file":%q,"created":"2026-02-01T00:00:00Z"},
 "pr":{"number":42,"title":"Implement it","author":"a","created_at":"2026-03-01T12:00:00Z","merged_at":"2026-03-02T12:00:00Z","base_sha":%q,"head_sha":%q},
