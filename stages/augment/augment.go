@@ -548,7 +548,7 @@ func (a *augmenter) sectionMap(ctx context.Context, kept []*Candidate, addedCov 
 		for id, l := range addedCov {
 			in.Covered[id] = l
 		}
-		in.Owned = OwnedLines(ctx, t.mapping, t.sections, &t.cov.Target, func(p string) ([]byte, error) { return t.repo.ReadFile(t.head, p) })
+		in.Owned = OwnedLines(t.owners, t.sections, &t.cov.Target)
 	}
 	if len(sources) == 0 {
 		return nil, "none: neither a kill matrix nor per-test coverage (run lolbench mutate)"

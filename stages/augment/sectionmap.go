@@ -1,7 +1,6 @@
 package augment
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
-	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
 // Section is one implementable section of the mapping.
@@ -175,73 +173,23 @@ func Reverts(set *mutation.Set) map[string]string {
 	return out
 }
 
-// scopeKey is a (file, class, function) scope; both empty is file level.
-type scopeKey struct{ file, class, function string }
-
-func cell(s string) string {
-	s = strings.Trim(strings.TrimSpace(s), "`")
-	if mapping.IsNone(s) {
-		return ""
-	}
-	return s
-}
-
-// OwnedLines assigns the target lines to the sections that own them
-// (rules 27–28): a line belongs to the section whose block lists the
-// line's (file, class, function) scope under Direct modifications; a
-// file-level line belongs to a section only when exactly one block lists
-// its file with a file-level (or class-body) row, as pipeline/mutation's
-// owners do, so that the map and the revert mutants agree. Scopes are
-// found with tree-sitter on the files after the change (read by content).
-// Only the given sections get lines.
-func OwnedLines(ctx context.Context, m *mapping.Mapping, sections []Section, target *coverage.Target, content func(path string) ([]byte, error)) map[string]coverage.Lines {
+// OwnedLines assigns the target lines to the sections that own them, by
+// pipeline/mutation's owners (rules 27–28: the block whose Direct
+// modifications list the line's scope, file-level lines by the file's
+// one section), so that the map and the revert mutants agree on what a
+// section is. Only the given sections get lines.
+func OwnedLines(o *mutation.Owners, sections []Section, target *coverage.Target) map[string]coverage.Lines {
 	want := map[string]bool{}
 	for _, s := range sections {
 		want[s.ID] = true
 	}
-	owner := map[scopeKey]string{}
-	fileLevel := map[string][]string{} // file -> sections with a file-level row
-	for _, b := range m.Blocks {
-		for _, r := range b.Direct.Rows {
-			k := scopeKey{cell(r.Path), cell(r.Class), cell(r.Function)}
-			if k.file == "" {
-				continue
-			}
-			if k.function == "" {
-				// A file-level or class-body row: several sections may
-				// share a file's top level (rule 28 exempts it).
-				fileLevel[k.file] = appendOnce(fileLevel[k.file], b.Section)
-				continue
-			}
-			if _, dup := owner[k]; !dup {
-				owner[k] = b.Section
-			}
-		}
-	}
 	out := map[string]coverage.Lines{}
-	if target == nil {
+	if o == nil || target == nil {
 		return out
 	}
-	p := syntax.NewParser()
-	defer p.Close()
 	for _, f := range target.Files {
-		if len(f.Executable) == 0 {
-			continue
-		}
-		var ents []syntax.Entity
-		if src, err := content(f.Path); err == nil && syntax.Supported(syntax.ParseLanguage(f.Path, f.Language)) {
-			ents, _ = p.EntitiesContext(ctx, syntax.ParseLanguage(f.Path, f.Language), src)
-		}
 		for _, l := range f.Executable {
-			class, fn := syntax.Enclosing(ents, l)
-			sec := ""
-			if fn == "" {
-				if fl := fileLevel[f.Path]; len(fl) == 1 {
-					sec = fl[0]
-				}
-			} else {
-				sec = owner[scopeKey{f.Path, class, fn}]
-			}
+			sec := o.Added(f.Path, l)
 			if sec == "" || !want[sec] {
 				continue
 			}

@@ -60,14 +60,14 @@ func TestBuildMap(t *testing.T) {
 // TestOwnedLines: the calc fixture's executable added lines go to the
 // sections whose blocks list their functions; calc.go's file-level row
 // (section 1.2.2) owns no executable line, since a package-level variable
-// is not one.
+// is not one. Ownership is pipeline/mutation's.
 func TestOwnedLines(t *testing.T) {
 	ws, c := calcCopy(t)
 	tk, err := loadTask(context.Background(), &pipeline.Env{Workspace: ws, Getenv: os.Getenv}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := OwnedLines(context.Background(), tk.mapping, tk.sections, &tk.cov.Target, func(p string) ([]byte, error) { return tk.repo.ReadFile(tk.head, p) })
+	got := OwnedLines(tk.owners, tk.sections, &tk.cov.Target)
 	want := map[string]coverage.Lines{
 		"1.2.1": {"calc/calc.go": {21, 22, 24, 25, 27, 32, 33, 34, 35, 36, 38, 40}},
 		"1.2.2": {"calc/calc.go": {14, 15, 17}},

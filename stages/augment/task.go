@@ -56,6 +56,10 @@ type task struct {
 	cov     *coverage.Result
 	// newSymbols are the names the PR introduces.
 	newSymbols []string
+	// scopes are the changed scopes of the PR (pipeline/syntax); owners
+	// says which section owns each changed line.
+	scopes *syntax.Result
+	owners *mutation.Owners
 	// dirFiles caches the file names of head folders.
 	dirFiles map[string][]string
 	// existing caches the test functions of head test files by folder.
@@ -149,6 +153,12 @@ func loadTask(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*t
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
+	if t.scopes, err = syntax.Resolve(ctx, t.repoDir, t.change, syntax.Options{}); err != nil {
+		return nil, fmt.Errorf("candidate %s: scopes: %w", c.ID, err)
+	}
+	if t.mapping != nil {
+		t.owners = mutation.NewOwners(t.mapping, t.scopes)
+	}
 	if t.audit != nil {
 		if err := t.loadSymbols(ctx); err != nil {
 			return nil, err
@@ -170,12 +180,8 @@ func (t *task) epText() []byte {
 // fields, variables) of the test audit's declaration reader; and, for
 // Java, the product files whose visibility the audit reads.
 func (t *task) loadSymbols(ctx context.Context) error {
-	res, err := syntax.Resolve(ctx, t.repoDir, t.change, syntax.Options{})
-	if err != nil {
-		return fmt.Errorf("candidate %s: scopes: %w", t.c.ID, err)
-	}
 	set := map[string]bool{}
-	for _, f := range res.Files {
+	for _, f := range t.scopes.Files {
 		for _, e := range f.NewEntities {
 			name := e.Function
 			if name == "" {
