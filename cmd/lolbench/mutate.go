@@ -25,6 +25,7 @@ type MutateOptions struct {
 	LLMOptions
 	Methods        []string
 	Operators      []string
+	Sections       []string
 	Executor       string
 	Jobs           int
 	MaxPerOperator int
@@ -132,6 +133,7 @@ built task is skipped), 2 for bad input or when the stage could not run.`,
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Methods, "methods", mutation.Families, "method families to run: revert, ops, llm")
 	fl.StringSliceVar(&opts.Operators, "operators", nil, "syntax operators to apply (default all)")
+	fl.StringSliceVar(&opts.Sections, "sections", nil, "EP section ids the llm methods mutate (default every mapped section with changed lines)")
 	fl.StringVar(&opts.Executor, "executor", "docker", "where jobs run: docker, or local (not isolated)")
 	fl.IntVar(&opts.Jobs, "jobs", 1, "mutant jobs run at once")
 	fl.IntVar(&opts.MaxPerOperator, "max-per-operator", 0, "at most this many mutants per operator and task, spread over its sites (0: all)")
@@ -194,7 +196,7 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	}
 	defer closeEx()
 	stage := &mutate.Stage{Executor: ex, LLM: client, Families: opts.Methods, Operators: opts.Operators,
-		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, AllTests: opts.AllTests, Evidence: opts.Evidence}
+		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, AllTests: opts.AllTests, Sections: opts.Sections, Evidence: opts.Evidence}
 	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
 	out := mutateOutput{Candidates: []mutateRow{}}
 	var reports []*mutation.Report

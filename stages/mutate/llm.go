@@ -158,6 +158,9 @@ func (s *Stage) llmCandidates(ctx context.Context, env *pipeline.Env, c *pipelin
 	var out []mutation.Candidate
 	var skipped []string
 	for _, r := range reverts {
+		if len(s.Sections) > 0 && !slices.Contains(s.Sections, r.Section.ID) {
+			continue
+		}
 		d := &prompts.Mutate{Data: *base, Language: t.info.Language, Section: s.promptSection(ev, r.Section), Sections: all, MaxEdits: maxEdits}
 		// Files: the section's own first, then the rest, within the budget.
 		left := budget

@@ -79,6 +79,9 @@ type Stage struct {
 	// selection by per-test coverage (to check that the selection changes
 	// nothing, or where coverage is not trusted).
 	AllTests bool
+	// Sections restricts the LLM methods to these section ids; empty
+	// means every mapped section that owns changed lines.
+	Sections []string
 	// Evidence are the prompt budgets of the LLM method.
 	Evidence evidence.Options
 }
@@ -139,7 +142,7 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 		in.Params = append(in.Params, "executor "+s.Executor.Name())
 	}
 	if slices.Contains(s.families(), mutation.FamilyLLM) {
-		in.Params = append(in.Params, evidence.ModelParam(s.LLM, "mutate"))
+		in.Params = append(in.Params, evidence.ModelParam(s.LLM, "mutate"), "sections "+strings.Join(s.Sections, ","))
 		ps, err := promptParams()
 		if err != nil {
 			return in, err

@@ -1,0 +1,206 @@
+package mutate
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/build"
+)
+
+// The test fake: an httptest server that speaks the OpenAI chat-completions
+// protocol and plays scripted answers in order. Scripted answers live only
+// in _test.go files (DESIGN.md, "Product code never holds canned answers").
+type fake struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	script []string
+	calls  [][]llm.Message
+}
+
+func newFake(t *testing.T, script ...string) *fake {
+	f := &fake{script: script}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Messages []llm.Message `json:"messages"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Errorf("fake: %v", err)
+		}
+		f.mu.Lock()
+		n := len(f.calls)
+		f.calls = append(f.calls, req.Messages)
+		f.mu.Unlock()
+		if n >= len(f.script) {
+			t.Errorf("fake: unscripted request %d", n+1)
+			http.Error(w, "unscripted", http.StatusTeapot)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": f.script[n]}}},
+			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+		})
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fake) client(t *testing.T, ws *workspace.Workspace) *llm.Client {
+	t.Helper()
+	c, err := llm.New(llm.Config{BaseURL: f.srv.URL + "/v1", Model: "mutant-model", Timeout: 5 * time.Second}, llm.Options{Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func answer(t *testing.T, a Answer) string {
+	t.Helper()
+	b, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// llmTask is the tinykv candidate with its PR split as the build stage
+// splits it, without running anything.
+func llmTask(t *testing.T) (*pipeline.Env, *pipeline.Candidate, *task) {
+	t.Helper()
+	env, c := sampleCandidate(t, "tinykv", "tinykv-tkep-0002", "ep.md", "Go")
+	info, err := c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := info.RepoPath(env.Workspace)
+	repo, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := build.Split(context.Background(), repo, info.PR.BaseSHA, info.PR.HeadSHA, "Go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(c.Dir, build.Dir), 0o755)
+	os.WriteFile(filepath.Join(c.Dir, build.TestPatch), sp.TestPatch, 0o644)
+	os.WriteFile(filepath.Join(c.Dir, build.SolutionFile), sp.Solution, 0o644)
+	tk, err := loadTask(context.Background(), env, c, &build.Record{BaseCommit: info.PR.BaseSHA, HeadCommit: info.PR.HeadSHA, TestPaths: sp.TestPaths})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, c, tk
+}
+
+// The three LLM methods against a fake endpoint: one request per method
+// for the section, answers that do not fit the solution fed back once with
+// the exact problem, and the records and edits taken from the answers.
+func TestLLMMutants(t *testing.T) {
+	env, c, tk := llmTask(t)
+	revert := Answer{
+		MutatedSection: "One command is added: TTL key answers TTL n.", Requirement: "Two commands are added.",
+		Reference: "SETEX stores a value with a TTL and answers OK", Mutated: "SETEX is an unknown command",
+		Scenario: "SETEX a 10 x: the reference answers OK, the mutant ERR unknown command \"SETEX\"", Rationale: "SETEX no longer exists.",
+		Edits: []Edit{{Path: "server/server.go", Old: "\tcase \"SETEX\":\n\t\treturn srv.setex(line)\n", New: ""}},
+	}
+	mismatchBad := Answer{
+		MutatedSection: "a non-numeric or negative seconds answers ERR invalid ttl", Requirement: "a non-numeric or non-positive `seconds` answers `ERR invalid ttl`",
+		Reference: "SETEX a 0 x answers ERR invalid ttl", Mutated: "SETEX a 0 x answers OK", Scenario: "SETEX a 0 x", Rationale: "0 is accepted.",
+		Edits: []Edit{{Path: "server/server.go", Old: "secs <= 0 {", New: "secs < 0 {"}, {Path: "server/server.go", Old: "no such text", New: "x"}},
+	}
+	mismatch := mismatchBad
+	mismatch.Edits = mismatch.Edits[:1]
+	semanticBad := Answer{
+		MutatedSection: "TTL answers the remaining seconds rounded down.", Requirement: "rounded down",
+		Reference: "TTL rounds up", Mutated: "TTL rounds down", Scenario: "9.5 s left: TTL 10 against TTL 9", Rationale: "Rounding differs.",
+		Edits: []Edit{{Path: "server/server.go", Old: "secs := (d + time.Second - 1) / time.Second", New: "secs := d / time.Second"}},
+	}
+	semantic := semanticBad
+	semantic.Requirement = "the remaining whole seconds rounded up"
+	f := newFake(t, answer(t, revert), answer(t, mismatchBad), answer(t, mismatch), answer(t, semanticBad), answer(t, semantic))
+	st := &Stage{LLM: f.client(t, env.Workspace), Sections: []string{"3.3"}}
+	cands, skipped, err := st.llmCandidates(context.Background(), env, c, tk)
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
+	}
+	var ids []string
+	for _, cd := range cands {
+		ids = append(ids, cd.Mutant.ID)
+	}
+	if want := []string{"llm-section-revert-3.3", "llm-requirement-mismatch-3.3", "llm-semantic-mutation-3.3"}; !reflect.DeepEqual(ids, want) {
+		t.Fatalf("ids %v", ids)
+	}
+	m := cands[1].Mutant
+	want := &mutation.Mutant{ID: "llm-requirement-mismatch-3.3", Method: mutation.RequirementMismatch, Section: "3.3", SectionTitle: "Protocol commands",
+		Requirement: mismatch.Requirement, Reference: mismatch.Reference, Mutated: mismatch.Mutated, Scenario: mismatch.Scenario, Rationale: mismatch.Rationale,
+		Status: mutation.Pending}
+	if !reflect.DeepEqual(m, want) {
+		t.Errorf("record %+v", m)
+	}
+	after := string(tk.sol.File("server/server.go").After)
+	if got := string(cands[1].Edit["server/server.go"]); got != strings.Replace(after, "secs <= 0 {", "secs < 0 {", 1) {
+		t.Errorf("mismatch edit:\n%s", got)
+	}
+	if _, err := mutation.Prepare(context.Background(), tk.sol, cands, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := cands[0].Mutant.Lines; !reflect.DeepEqual(got, coverage.Lines{"server/server.go": {34, 35}}) {
+		t.Errorf("revert lines %v", got)
+	}
+	calls := f.calls
+	if len(calls) != 5 {
+		t.Fatalf("%d requests, want 5", len(calls))
+	}
+	sys, user := calls[0][0].Content, calls[0][1].Content
+	for _, s := range []string{"Section Revert: remove or reverse the behaviour", "keeping the support code that the other sections need",
+		"must still pass", "not equivalent", "never edit or add test files", "\"scenario\"", "\"rationale\""} {
+		if !strings.Contains(sys, s) {
+			t.Errorf("section-revert system prompt lacks %q", s)
+		}
+	}
+	for _, s := range []string{`<section id="3.3" title="Protocol commands">`, "Two commands are added. `SETEX key seconds value`", `<file path="server/server.go" section-owned="yes">`,
+		"- 3.1 Store API:", "<patch>\ndiff --git"} {
+		if !strings.Contains(user, s) {
+			t.Errorf("user prompt lacks %q", s)
+		}
+	}
+	if !strings.Contains(calls[1][0].Content, "Requirement Mismatch: change one concrete requirement") || !strings.Contains(calls[3][0].Content, "Semantic Mutation: change the structure") {
+		t.Errorf("method prompts")
+	}
+	if got := calls[2][len(calls[2])-1].Content; !strings.Contains(got, "edits[1]: the old text does not occur in server/server.go") {
+		t.Errorf("feedback %q", got)
+	}
+	if got := calls[4][len(calls[4])-1].Content; !strings.Contains(got, `requirement "rounded down" is not quoted word for word from section 3.3`) {
+		t.Errorf("feedback %q", got)
+	}
+
+	// A model that never gets it right: the mutant is a skip line.
+	bad := revert
+	bad.Edits = []Edit{{Path: "server/server_test.go", Old: "x", New: "y"}}
+	f2 := newFake(t, answer(t, bad), answer(t, bad), answer(t, bad), answer(t, mismatch), answer(t, semantic))
+	os.RemoveAll(filepath.Join(env.Workspace.Root, "llm"))
+	st = &Stage{LLM: f2.client(t, env.Workspace), Sections: []string{"3.3"}}
+	cands, skipped, err = st.llmCandidates(context.Background(), env, c, tk)
+	if err != nil || len(cands) != 2 || len(skipped) != 1 ||
+		!strings.HasPrefix(skipped[0], `llm section-revert, section 3.3: llm mutate: the answer still does not fit the candidate after 3 tries: edits[0]: "server/server_test.go" is not a file of the reference solution`) {
+		t.Errorf("skipped %q, %d mutants, %v", skipped, len(cands), err)
+	}
+}

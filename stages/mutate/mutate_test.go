@@ -1,0 +1,317 @@
+package mutate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
+)
+
+func openRepo(t *testing.T, b *builtTask) *diff.Repo {
+	t.Helper()
+	info, err := b.c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := info.RepoPath(b.env.Workspace)
+	r, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// runStage runs the mutate stage (forced) and loads what it wrote.
+func runStage(t *testing.T, b *builtTask, st *Stage) (*mutation.Set, *coverage.Result) {
+	t.Helper()
+	b.env.Force = true
+	var status strings.Builder
+	b.env.Status = &status
+	outs, err := pipeline.RunCandidate(context.Background(), b.env, b.c, []pipeline.CandidateStage{st})
+	if err != nil || len(outs) != 1 || outs[0].Result != pipeline.Passed {
+		t.Fatalf("mutate: %v %v\n%s", outs, err, status.String())
+	}
+	set, err := mutation.Load(b.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov, err := coverage.Load(b.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Verbose() {
+		t.Log(status.String())
+	}
+	return set, cov
+}
+
+// statusLines are "id status [drop: reason] [killed by ...]" per mutant.
+func statusLines(set *mutation.Set) []string {
+	var out []string
+	for _, m := range set.Mutants {
+		l := fmt.Sprintf("%s %s", m.ID, m.Status)
+		switch m.Status {
+		case mutation.Dropped:
+			l += fmt.Sprintf(" %s: %s", m.Drop, m.Reason)
+		case mutation.Killed:
+			l += " by " + strings.Join(m.KilledBy, " ")
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func matrixLines(m *mutation.Matrix) []string {
+	var out []string
+	for _, r := range m.Rows {
+		var cells []string
+		for _, o := range r.Outcomes {
+			cells = append(cells, map[mutation.Outcome]string{mutation.OutcomeKilled: "K", mutation.OutcomePassed: "p", mutation.OutcomeUnreached: "."}[o])
+		}
+		out = append(out, r.Mutant+" "+strings.Join(cells, ""))
+	}
+	return out
+}
+
+// short is "id status[ drop]" per mutant.
+func short(set *mutation.Set) []string {
+	var out []string
+	for _, m := range set.Mutants {
+		l := m.ID + " " + string(m.Status)
+		if m.Drop != "" {
+			l += " " + string(m.Drop)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func check(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
+	}
+}
+
+// killedSets are the killed-by lists per mutant.
+func killedSets(set *mutation.Set) map[string]string {
+	out := map[string]string{}
+	for _, m := range set.Mutants {
+		out[m.ID] = string(m.Status) + " " + strings.Join(m.KilledBy, ",")
+	}
+	return out
+}
+
+// TestMutateTinykv runs the stage on the Go sample with Docker: the
+// mapped-section reverts and the flip-comparison mutants, with the LLM
+// methods skipped for want of an endpoint. Every filter outcome, the kill
+// matrix and Table 8 are exact; the selection by per-test coverage gives
+// the same kills as running every test; the coverage figures are those of
+// go tool cover -func on the union profile.
+func TestMutateTinykv(t *testing.T) {
+	b := builtSample(t, "tinykv")
+	set, cov := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"revert", "ops", "llm"}, Operators: []string{"flip-comparison"}, Jobs: 2})
+	check(t, "statuses", statusLines(set), []string{
+		"revert-3.1 dropped compile: the build check (go build ./...) fails: store/expiry.go:9:11: s.now undefined (type *Store has no field or method now)",
+		"revert-3.2 killed by example.com/tinykv/store.TestDelete example.com/tinykv/store.TestKeysSorted example.com/tinykv/store.TestSetClearsExpiry example.com/tinykv/store.TestSetGet example.com/tinykv/store.TestSetWithTTLExpires example.com/tinykv/store.TestSetWithTTLRejectsNonPositive example.com/tinykv/store.TestStartSweeperStops example.com/tinykv/store.TestSweepRemovesExpired example.com/tinykv/store.TestTTL",
+		"revert-3.3 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"revert-3.4 dropped compile: the build check (go build ./...) fails: store/store.go:141:11: cannot use make(map[string]string, len(items)) (value of type map[string]string) as type map[string]value in assignment",
+		"revert-3.5 survived",
+		"revert-4 dropped compile: the build check (go build ./...) fails: snapshot/snapshot.go:29:6: e.ExpiresAt undefined (type entry has no field or method ExpiresAt)",
+		"op-flip-comparison-001 survived",
+		"op-flip-comparison-002 survived",
+		"op-flip-comparison-003 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-004 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-005 killed by example.com/tinykv/server.TestSetexAndTTL",
+		// secs < 0 lets 0 through to SetWithTTL, which rejects it with the
+		// same reply: an equivalent mutant.
+		"op-flip-comparison-006 survived",
+		"op-flip-comparison-007 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-008 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-009 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-010 killed by example.com/tinykv/snapshot.TestExpiryRoundTrip example.com/tinykv/snapshot.TestLoadSkipsExpired example.com/tinykv/snapshot.TestLoadVersion1 example.com/tinykv/snapshot.TestRoundTrip",
+		"op-flip-comparison-011 killed by example.com/tinykv/store.TestSetWithTTLRejectsNonPositive",
+	})
+	// Columns: server.TestHandle, server.TestSetexAndTTL, four snapshot
+	// tests, nine store tests (K killed, p passed, . not reached).
+	check(t, "matrix", matrixLines(set.Matrix), []string{
+		"revert-3.2 ppppppKKKKKKKKK",
+		"revert-3.3 pKppppppppppppp",
+		"revert-3.5 ppppppppppppppp",
+		"op-flip-comparison-001 ...............",
+		"op-flip-comparison-002 ...............",
+		"op-flip-comparison-003 .K.............",
+		"op-flip-comparison-004 .K.............",
+		"op-flip-comparison-005 .K.............",
+		"op-flip-comparison-006 .p.............",
+		"op-flip-comparison-007 .K.............",
+		"op-flip-comparison-008 .K.............",
+		"op-flip-comparison-009 .K.............",
+		"op-flip-comparison-010 ..KKKK.........",
+		"op-flip-comparison-011 .pp.....p.pKppp",
+	})
+	check(t, "survivors", set.Matrix.Survivors(), []string{"revert-3.5", "op-flip-comparison-001", "op-flip-comparison-002", "op-flip-comparison-006"})
+	check(t, "table 8", set.Report.Methods, []mutation.Row{
+		{Method: mutation.MappedRevert, Generated: 6, Valid: 3, SurvivedP2P: 3, Killed: 2, Score: 2.0 / 3, Scored: true},
+		{Method: mutation.SyntaxOperator, Generated: 11, Valid: 11, SurvivedP2P: 11, Killed: 8, Score: 8.0 / 11, Scored: true},
+	})
+	check(t, "runs", set.Report.Runs, mutation.Runs{Jobs: 17, Full: 272, Executed: 115, Saved: 157, Selective: true})
+	check(t, "skipped", set.Report.Skipped, []string{"llm: no LLM endpoint configured; set LOLBENCH_LLM_BASE_URL (and LOLBENCH_LLM_MODEL, LOLBENCH_LLM_API_KEY if the endpoint needs one)"})
+	m := set.Mutant("op-flip-comparison-011")
+	if m.Section != "3.1" || m.Reference != "compares `ttl <= 0` (store/store.go:56)" || !reflect.DeepEqual(m.Lines, coverage.Lines{"store/store.go": {56}}) {
+		t.Errorf("record %+v", m)
+	}
+	if p, err := mutation.LoadPatch(b.c, "op-flip-comparison-011"); err != nil || !strings.Contains(string(p), "+\tif ttl < 0 {\n") {
+		t.Errorf("patch: %v\n%s", err, p)
+	}
+
+	var suites []string
+	for _, s := range cov.Suites {
+		suites = append(suites, fmt.Sprintf("%s %d/%d", s.Name, s.Covered, s.Executable))
+	}
+	check(t, "coverage", suites, []string{"F2P 75/89", "P2P 0/89", "F2P ∪ P2P 75/89"})
+	if !cov.PerTest || cov.Adapter != "go" {
+		t.Errorf("coverage %s per test %v", cov.Adapter, cov.PerTest)
+	}
+	checkGoToolCover(t, b, cov)
+
+	// The same mutants with every test run: the same kills.
+	sel := killedSets(set)
+	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, Jobs: 2, AllTests: true})
+	for id, k := range killedSets(all) {
+		if sel[id] != k {
+			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)
+		}
+	}
+	check(t, "runs without selection", all.Report.Runs, mutation.Runs{Jobs: 11, Full: 176, Executed: 176})
+}
+
+// checkGoToolCover runs go tool cover -func on the union profile in the
+// task's environment and compares its lines for the changed files with the
+// result's function figures.
+func checkGoToolCover(t *testing.T, b *builtTask, cov *coverage.Result) {
+	t.Helper()
+	union, err := os.ReadFile(filepath.Join(b.c.Dir, coverage.LogDir, "union.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, _ := os.ReadFile(filepath.Join(b.c.Dir, "build", "test.patch"))
+	sp, _ := os.ReadFile(filepath.Join(b.c.Dir, "build", "solution.patch"))
+	senv, err := dockerEx.Prepare(context.Background(), sandbox.Spec{Project: "tinykv", Task: b.c.ID, Base: b.rec.BaseCommit, Recipe: b.rec.Recipe,
+		Tree: sandbox.GitTree{Repo: openRepo(t, b), Commit: b.rec.BaseCommit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer senv.Close()
+	out := t.TempDir()
+	script := coverage.ApplyScript([]string{"test.patch", "solution.patch"}) + "go tool cover -func=\"$LOLBENCH_DIR/union.out\" >\"$out/func.txt\" 2>&1\n"
+	if _, err := senv.Run(context.Background(), sandbox.Job{Name: "cover-func", Script: script, Timeout: 5 * 60 * 1e9, OutDir: out,
+		Files: map[string][]byte{"union.out": union, "test.patch": tp, "solution.patch": sp}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "func.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := map[string]bool{}
+	for _, f := range cov.Target.Files {
+		changed[f.Path] = true
+	}
+	var tool []string
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 3 || !strings.HasPrefix(f[0], "example.com/tinykv/") {
+			continue
+		}
+		file := strings.TrimPrefix(f[0], "example.com/tinykv/")
+		if path, _, ok := strings.Cut(file, ":"); ok && changed[path] {
+			tool = append(tool, file+" "+f[1]+" "+f[2])
+		}
+	}
+	var ours []string
+	for _, fc := range cov.Functions {
+		ours = append(ours, fmt.Sprintf("%s:%d: %s %.1f%%", fc.File, fc.Line, fc.Function, fc.Percent))
+	}
+	sort.Strings(tool)
+	sort.Strings(ours)
+	if len(tool) < 10 {
+		t.Fatalf("go tool cover -func printed too little:\n%s", data)
+	}
+	check(t, "go tool cover -func", ours, tool)
+}
+
+// TestMutateUnitconv runs the stage on the Python sample: mutants that
+// break pass-to-pass tests are dropped with the tests named; the kill
+// matrix and the coverage figures are exact; selection by coverage.py's
+// per-test contexts gives the same kills as running every test.
+func TestMutateUnitconv(t *testing.T) {
+	b := builtSample(t, "unitconv")
+	set, cov := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"revert", "ops"}, Operators: []string{"flip-comparison"}, Jobs: 2})
+	check(t, "statuses", short(set), []string{
+		"revert-3.1 killed",
+		"revert-3.2 dropped p2p",
+		"revert-3.3 dropped p2p",
+		"revert-3.4 dropped p2p",
+		"revert-3.5 killed",
+		"op-flip-comparison-001 dropped p2p",
+		"op-flip-comparison-002 dropped p2p",
+		"op-flip-comparison-003 dropped p2p",
+		"op-flip-comparison-004 killed",
+		"op-flip-comparison-005 killed",
+		"op-flip-comparison-006 killed",
+		"op-flip-comparison-007 killed",
+		"op-flip-comparison-008 killed",
+		"op-flip-comparison-009 survived",
+		"op-flip-comparison-010 survived",
+		"op-flip-comparison-011 killed",
+		"op-flip-comparison-012 killed",
+	})
+	if m := set.Mutant("revert-3.4"); m.Reason != "breaks 2 pass-to-pass test(s): tests.test_cli::test_cli_convert (failed), tests.test_cli::test_cli_precision (failed)" {
+		t.Errorf("revert-3.4: %q", m.Reason)
+	}
+	// Reverting the composition API removes names the package exports:
+	// no test module imports, every test is absent.
+	if m := set.Mutant("revert-3.2"); !strings.HasPrefix(m.Reason, "breaks 30 pass-to-pass test(s): tests.test_cli::test_cli_convert (absent), ") {
+		t.Errorf("revert-3.2: %q", m.Reason)
+	}
+	// 38 F2P columns in test-id order.
+	check(t, "matrix", matrixLines(set.Matrix), []string{
+		"revert-3.1 KKppppppppKppKKKKKKKKKKKKKKpKpKKpppppp",
+		"revert-3.5 pppKpppppppppppppppppppppppppppppppppp",
+		"op-flip-comparison-004 .............pppK.KKK...K.............",
+		"op-flip-comparison-005 ..................KKK...K.............",
+		"op-flip-comparison-006 Kp........K......KKKKKKKKKK.K.Kp......",
+		"op-flip-comparison-007 KK..KKKK.KK......KKKKKKKKKK.K.KK......",
+		"op-flip-comparison-008 K...pKKK.KK......KpKKKKKpKp.p.K.......",
+		"op-flip-comparison-009 p...pppp.pp......pppppppppp.p.p.......",
+		"op-flip-comparison-010 p...pppp.pp......pppppppppp.p.p.......",
+		"op-flip-comparison-011 K...pKK..KK......KpKKKKKpKp.p.K.......",
+		"op-flip-comparison-012 .......K..........pKK...p.............",
+	})
+	check(t, "table 8", set.Report.Total, mutation.Row{Method: "total", Generated: 17, Valid: 17, SurvivedP2P: 11, Killed: 9, Score: 9.0 / 11, Scored: true})
+	var suites []string
+	for _, s := range cov.Suites {
+		suites = append(suites, fmt.Sprintf("%s %d/%d", s.Name, s.Covered, s.Executable))
+	}
+	check(t, "coverage", suites, []string{"F2P 94/96", "P2P 47/96", "F2P ∪ P2P 94/96"})
+	if !cov.PerTest || cov.Adapter != "python" || len(cov.Tests) != 68 {
+		t.Errorf("coverage %s per test %v, %d tests", cov.Adapter, cov.PerTest, len(cov.Tests))
+	}
+	sel := killedSets(set)
+	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, Jobs: 2, AllTests: true})
+	for id, k := range killedSets(all) {
+		if sel[id] != k {
+			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)
+		}
+	}
+}
