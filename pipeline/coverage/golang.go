@@ -26,7 +26,9 @@ import (
 // of its own.
 type goAdapter struct{}
 
+// Name implements Adapter.
 func (goAdapter) Name() string { return "go" }
+// Tool implements Adapter.
 func (goAdapter) Tool() string {
 	return "go test -c -cover -covermode=set -coverpkg=<changed packages>, one -test.coverprofile per test"
 }
@@ -108,6 +110,7 @@ func goPattern(dir string) string {
 	return "./" + dir
 }
 
+// Script implements Adapter.
 func (goAdapter) Script(p *Plan) (string, error) {
 	dirs := goDirs(p)
 	if len(dirs) == 0 {
@@ -319,6 +322,7 @@ func goFileMap(dir string, p *Plan) (map[string]string, error) {
 	return out, nil
 }
 
+// Read implements Adapter.
 func (goAdapter) Read(dir string, p *Plan) (*Raw, error) {
 	files, err := goFileMap(dir, p)
 	if err != nil {
@@ -415,6 +419,7 @@ func goFunctions(p *Plan, blocks []profileBlock, files map[string]string) ([]Fun
 	return out, nil
 }
 
+// Select implements Adapter.
 func (goAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 	if !strings.Contains(p.Recipe.Test.Command, "go test") {
 		return nil, false
@@ -440,4 +445,5 @@ func (goAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 	return append([]string{"-run", "^(" + strings.Join(names, "|") + ")$"}, pkgs...), true
 }
 
+// BuildCheck implements Adapter.
 func (goAdapter) BuildCheck(files []string) string { return "go build ./..." }

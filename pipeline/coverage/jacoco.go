@@ -21,7 +21,9 @@ import (
 // coverage is known per suite, not per test.
 type jacocoAdapter struct{}
 
+// Name implements Adapter.
 func (jacocoAdapter) Name() string { return "jacoco" }
+// Tool implements Adapter.
 func (jacocoAdapter) Tool() string { return "JaCoCo XML report, one run per suite" }
 
 // jacocoTests turns junit test ids ("com.x.FooTest::testBar") into Maven
@@ -49,6 +51,7 @@ func jacocoTests(tests []string) string {
 	return sandbox.Quote(strings.Join(out, ","))
 }
 
+// Script implements Adapter.
 func (jacocoAdapter) Script(p *Plan) (string, error) {
 	c := p.Recipe.Coverage
 	if c.Command == "" || c.Report == "" {
@@ -119,6 +122,7 @@ func readJaCoCo(r io.Reader, p *Plan) (Lines, error) {
 	return out.Normalize(), nil
 }
 
+// Read implements Adapter.
 func (jacocoAdapter) Read(dir string, p *Plan) (*Raw, error) {
 	raw := &Raw{PerSuite: map[string]Lines{}}
 	for i, s := range p.Suites {
@@ -138,6 +142,8 @@ func (jacocoAdapter) Read(dir string, p *Plan) (*Raw, error) {
 	return raw, nil
 }
 
+// Select implements Adapter.
 func (jacocoAdapter) Select(*Plan, []string) ([]string, bool) { return nil, false }
 
+// BuildCheck implements Adapter.
 func (jacocoAdapter) BuildCheck([]string) string { return "" }

@@ -22,7 +22,9 @@ import (
 // (module bodies at collection) have the empty context: they are setup.
 type pythonAdapter struct{}
 
+// Name implements Adapter.
 func (pythonAdapter) Name() string { return "python" }
+// Tool implements Adapter.
 func (pythonAdapter) Tool() string {
 	return "coverage.py (coverage run, dynamic_context = test_function; coverage json --show-contexts)"
 }
@@ -46,6 +48,7 @@ func coverageCommand(command string) (string, error) {
 	return command[:loc[4]] + repl + command[loc[5]:], nil
 }
 
+// Script implements Adapter.
 func (pythonAdapter) Script(p *Plan) (string, error) {
 	cmd, err := coverageCommand(p.Recipe.Test.Command)
 	if err != nil {
@@ -94,6 +97,7 @@ func pyContextKey(id string) string {
 	return cls + "." + name
 }
 
+// Read implements Adapter.
 func (pythonAdapter) Read(dir string, p *Plan) (*Raw, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "coverage.json"))
 	if err != nil {
@@ -202,6 +206,7 @@ func pytestNodeID(id string, exists func(string) bool) (string, bool) {
 	return node + "::" + name, true
 }
 
+// Select implements Adapter.
 func (pythonAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 	if _, err := coverageCommand(p.Recipe.Test.Command); err != nil || p.Recipe.Test.Select == recipe.SelectNone {
 		return nil, false
@@ -222,6 +227,7 @@ func (pythonAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 	return out, true
 }
 
+// BuildCheck implements Adapter.
 func (pythonAdapter) BuildCheck(files []string) string {
 	var py []string
 	for _, f := range files {
