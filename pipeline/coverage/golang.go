@@ -28,6 +28,7 @@ type goAdapter struct{}
 
 // Name implements Adapter.
 func (goAdapter) Name() string { return "go" }
+
 // Tool implements Adapter.
 func (goAdapter) Tool() string {
 	return "go test -c -cover -covermode=set -coverpkg=<changed packages>, one -test.coverprofile per test"

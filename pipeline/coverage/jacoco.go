@@ -23,6 +23,7 @@ type jacocoAdapter struct{}
 
 // Name implements Adapter.
 func (jacocoAdapter) Name() string { return "jacoco" }
+
 // Tool implements Adapter.
 func (jacocoAdapter) Tool() string { return "JaCoCo XML report, one run per suite" }
 

@@ -24,6 +24,7 @@ type pythonAdapter struct{}
 
 // Name implements Adapter.
 func (pythonAdapter) Name() string { return "python" }
+
 // Tool implements Adapter.
 func (pythonAdapter) Tool() string {
 	return "coverage.py (coverage run, dynamic_context = test_function; coverage json --show-contexts)"
