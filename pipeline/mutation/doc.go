@@ -13,13 +13,14 @@
 //
 // Two methods here need no model, so that every task gets mutants offline:
 //
-//   - Mapped-section revert (Revert): every hunk of the reference solution
-//     that one section owns is reverted. Ownership comes from the mapping's
-//     Direct modifications rows matched to the changed scopes of rules 27
-//     and 28: a changed (file, class, function) scope belongs to the one
-//     block that lists it; file-level lines belong to a section only when
-//     exactly one block lists the file with a file-level row. The build
-//     check drops a revert whose removed functions other code still calls.
+//   - Mapped-section revert (Reverts): every hunk of the reference solution
+//     that one section owns is reverted. Ownership (Owners) comes from the
+//     mapping's Direct modifications rows matched to the changed scopes of
+//     rules 27 and 28: a changed (file, class, function) scope belongs to
+//     the one block that lists it; file-level lines belong to a section when
+//     exactly one block lists the file with a file-level row, or, when none
+//     does, when all the file's changed functions belong to that section.
+//     The build check drops a revert whose removed code others still use.
 //   - Syntax operators (Operators, one file each, listed in Registry):
 //     small edits on the ADDED lines of the reference solution only, found
 //     with tree-sitter, in the spirit of PIT and SWE-smith's procedural
