@@ -187,13 +187,14 @@ func TestMutateTinykv(t *testing.T) {
 
 	// The same mutants with every test run: the same kills.
 	sel := killedSets(set)
-	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, Jobs: 2, AllTests: true})
+	// Six of them, spread over the sites, keep the test short.
+	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
 	for id, k := range killedSets(all) {
 		if sel[id] != k {
 			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)
 		}
 	}
-	check(t, "runs without selection", all.Report.Runs, mutation.Runs{Jobs: 11, Full: 176, Executed: 176})
+	check(t, "runs without selection", all.Report.Runs, mutation.Runs{Jobs: 6, Full: 96, Executed: 96})
 }
 
 // checkGoToolCover runs go tool cover -func on the union profile in the
@@ -308,7 +309,10 @@ func TestMutateUnitconv(t *testing.T) {
 		t.Errorf("coverage %s per test %v, %d tests", cov.Adapter, cov.PerTest, len(cov.Tests))
 	}
 	sel := killedSets(set)
-	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, Jobs: 2, AllTests: true})
+	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
+	if len(all.Mutants) != 6 {
+		t.Errorf("%d mutants without selection, want 6", len(all.Mutants))
+	}
 	for id, k := range killedSets(all) {
 		if sel[id] != k {
 			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)

@@ -64,7 +64,11 @@ func sampleCandidate(t testing.TB, name, id, epFile, language string) (*pipeline
 			t.Fatal(err)
 		}
 	})
-	ws, err := workspace.Open(filepath.Join(rootDir, name), true)
+	wsDir, err := os.MkdirTemp(rootDir, name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(wsDir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
