@@ -59,12 +59,11 @@ func TestSetexAcceptsOneSecond(t *testing.T) {
 `
 )
 
-// TestDockerTinykv runs build, mutate (int-constant operator) and augment
-// (mutation loop) on the tinykv sample with the real Docker engine: the
-// scripted tests each kill the surviving mutant they target and are
-// retained; every other survivor gets an answer that fails the static
-// checks twice and is dropped.
-func TestDockerTinykv(t *testing.T) {
+// dockerCandidate puts a sample into a fresh workspace with its mapping
+// and recipe, and returns the Docker executor; it skips without an engine
+// or the offline base image.
+func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbox.Docker, *pipeline.Env, *pipeline.Candidate) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("SKIPPING Docker end-to-end test in -short mode")
 	}
@@ -73,13 +72,20 @@ func TestDockerTinykv(t *testing.T) {
 	if err != nil {
 		t.Skipf("SKIPPING Docker test: %v", err)
 	}
-	defer d.Close()
+	t.Cleanup(func() { d.Close() })
 	if id, err := d.ImageID(ctx, "lolbench-test/base:bookworm-2"); err != nil || id == "" {
 		t.Skipf("SKIPPING Docker test: no base image lolbench-test/base:bookworm-2 (build it with test/base-image.sh): %v", err)
 	}
-	spec := testcand.Tinykv(filepath.Join("..", ".."))
 	ws, c, err := testcand.Build(t.TempDir(), spec)
 	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info.Language = language
+	if err := workspace.WriteJSON(filepath.Join(c.Dir, pipeline.InfoFile), info); err != nil {
 		t.Fatal(err)
 	}
 	if err := testcand.CopyMapping(spec, c, "mapping.md"); err != nil {
@@ -98,29 +104,50 @@ func TestDockerTinykv(t *testing.T) {
 	if err != nil || len(outs) != 2 || outs[1].Result != pipeline.Passed {
 		t.Fatalf("build and mutate: %+v %v", outs, err)
 	}
+	return d, env, c
+}
+
+// scriptSurvivors answers every surviving mutant's conversation with a
+// file that fails the static checks (twice: it is dropped), except the
+// scripted ones.
+func scriptSurvivors(t *testing.T, survivors []string, scripted map[string]map[int]string) map[string]map[int]string {
+	t.Helper()
+	invalid := answer(t, Proposal{Path: "NOTES.txt", Name: "none", Source: "not a test"})
+	script := map[string]map[int]string{}
+	for _, m := range survivors {
+		script[fmt.Sprintf("The surviving mutant %q", m)] = map[int]string{1: invalid, 2: invalid}
+	}
+	for m, rounds := range scripted {
+		if !contains(survivors, m) {
+			t.Fatalf("%s does not survive the original tests; survivors %q", m, survivors)
+		}
+		for r, a := range rounds {
+			script[fmt.Sprintf("The surviving mutant %q", m)][r] = a
+		}
+	}
+	return script
+}
+
+// TestDockerTinykv runs build, mutate (int-constant operator) and augment
+// (mutation loop) on the tinykv sample with the real Docker engine: the
+// scripted tests each kill the surviving mutant they target and are
+// retained; every other survivor gets an answer that fails the static
+// checks twice and is dropped.
+func TestDockerTinykv(t *testing.T) {
+	ctx := context.Background()
+	d, env, c := dockerCandidate(t, testcand.Tinykv(filepath.Join("..", "..")), "Go")
 	set, err := mutation.Load(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const storeMutant, serverMutant = "op-int-constant-026", "op-int-constant-011"
-	survivors := set.Matrix.Survivors()
-	for _, m := range []string{storeMutant, serverMutant} {
-		if !contains(survivors, m) {
-			t.Fatalf("%s does not survive the original tests; survivors %q", m, survivors)
-		}
-	}
-	script := map[string]map[int]string{}
-	invalid := answer(t, Proposal{Path: "NOTES.txt", Name: "none", Source: "not a test"})
-	for _, m := range survivors {
-		script[fmt.Sprintf("The surviving mutant %q", m)] = map[int]string{1: invalid, 2: invalid}
-	}
-	script[fmt.Sprintf("The surviving mutant %q", storeMutant)][1] = answer(t,
-		Proposal{Path: "store/ttl_smallest_test.go", Name: "TestSetWithTTLAcceptsTheSmallestPositiveTTL", Source: tinykvStoreTest})
-	script[fmt.Sprintf("The surviving mutant %q", serverMutant)][1] = answer(t,
-		Proposal{Path: "server/setex_one_second_test.go", Name: "TestSetexAcceptsOneSecond", Source: tinykvServerTest})
+	script := scriptSurvivors(t, set.Matrix.Survivors(), map[string]map[int]string{
+		storeMutant:  {1: answer(t, Proposal{Path: "store/ttl_smallest_test.go", Name: "TestSetWithTTLAcceptsTheSmallestPositiveTTL", Source: tinykvStoreTest})},
+		serverMutant: {1: answer(t, Proposal{Path: "server/setex_one_second_test.go", Name: "TestSetexAcceptsOneSecond", Source: tinykvServerTest})},
+	})
 	model := newFakeModel(t, script)
-	st := &Stage{LLM: model.client(t, ws), Executor: d, Loops: []string{LoopMutation}}
-	outs, err = pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{st})
+	st := &Stage{LLM: model.client(t, env.Workspace), Executor: d, Loops: []string{LoopMutation}}
+	outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{st})
 	if err != nil || outs[0].Result != pipeline.Passed {
 		t.Fatalf("augment: %+v %v", outs, err)
 	}
@@ -166,4 +193,59 @@ func TestDockerTinykv(t *testing.T) {
 	}
 	t.Logf("mutants killed %d -> %d of %d (%.1f%% -> %.1f%%); F2P coverage %.1f%% -> %.1f%%; %d jobs, %d runs; verified: reward %d, sections %d/%d",
 		m.KilledOriginal, m.KilledOverall, m.SurvivedP2P, m.ScoreOriginal, m.ScoreOverall, rep.Coverage.F2POriginal, rep.Coverage.F2POverall, rep.Jobs, rep.Runs, g.Reward, g.SectionsCompleted, g.SectionsTotal)
+}
+
+// TestDockerUnitconv is the Python end to end: pytest through JUnit
+// reports. The first answer reaches into a private method and is rejected
+// by the audit; its rewrite asserts the canonical symbol of power(u, 1),
+// kills the int-constant mutant that drops exponent-1 terms
+// (`e * n != 0` made `!= 1`), and is retained.
+func TestDockerUnitconv(t *testing.T) {
+	ctx := context.Background()
+	spec := testcand.Spec{Sample: filepath.Join("..", "..", "data", "samples", "unitconv"), ID: "unitconv-ucep-0004", EPFile: "ep.md",
+		EPID: "UCEP 4", Title: "Unit expressions and temperature scales"}
+	d, env, c := dockerCandidate(t, spec, "Python")
+	set, err := mutation.Load(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const target = "op-int-constant-024"
+	private := "from unitconv import parse_unit, power\n\n\ndef test_power_one_terms():\n    assert power(parse_unit(\"m/s\"), 1)._terms() == ((\"m\", 1), (\"s\", -1))\n"
+	public := "from unitconv import parse_unit, power\n\n\ndef test_power_one_keeps_every_term():\n    assert power(parse_unit(\"m/s\"), 1).symbol == \"m/s\"\n"
+	script := scriptSurvivors(t, set.Matrix.Survivors(), map[string]map[int]string{target: {
+		1: answer(t, Proposal{Path: "tests/test_power_terms.py", Name: "test_power_one_terms", Source: private}),
+		2: answer(t, Proposal{Path: "tests/test_power_one.py", Name: "test_power_one_keeps_every_term", Source: public}),
+	}})
+	model := newFakeModel(t, script)
+	st := &Stage{LLM: model.client(t, env.Workspace), Executor: d, Loops: []string{LoopMutation}}
+	outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{st})
+	if err != nil || outs[0].Result != pipeline.Passed {
+		t.Fatalf("augment: %+v %v", outs, err)
+	}
+	rep, err := LoadReport(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, cd := range rep.Candidates {
+		if cd.Conversation == target {
+			got = append(got, cd.ID+" "+cd.Status+" "+cd.Reason)
+		}
+	}
+	want := []string{
+		"m-op-int-constant-024.1.1 rejected overly narrow test: line 5: calls the private `_terms`",
+		"m-op-int-constant-024.2.1 retained ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("candidates:\n got %q\nwant %q", got, want)
+	}
+	if !reflect.DeepEqual(rep.Added, []string{"tests.test_power_one::test_power_one_keeps_every_term"}) {
+		t.Errorf("added %q", rep.Added)
+	}
+	m := rep.Mutants
+	if m.KilledOverall != m.KilledOriginal+1 || contains(m.Survivors, target) {
+		t.Errorf("mutants %+v", m)
+	}
+	t.Logf("mutants killed %d -> %d of %d (%.1f%% -> %.1f%%); F2P coverage %.1f%% -> %.1f%%; %d jobs, %d runs",
+		m.KilledOriginal, m.KilledOverall, m.SurvivedP2P, m.ScoreOriginal, m.ScoreOverall, rep.Coverage.F2POriginal, rep.Coverage.F2POverall, rep.Jobs, rep.Runs)
 }
