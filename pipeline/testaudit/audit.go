@@ -93,6 +93,7 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
+// String is the finding as the rewrite prompt and the report show it.
 func (f Finding) String() string { return fmt.Sprintf("line %d: %s", f.Line, f.Message) }
 
 // Report is the verdict on one test file.
@@ -192,9 +193,8 @@ type Decl struct {
 	// one (Java: "public", "protected", "private", "package-private").
 	Visibility string `json:"visibility,omitempty"`
 	Line       int    `json:"line"`
-	// member marks a declaration inside a class or function (a field, a
-	// parameter, a local): only file-level and class-member declarations
-	// are returned by Declarations.
+	// local marks a parameter, a local variable or an import binding:
+	// Declarations returns only file-level and class-member names.
 	local bool
 }
 
