@@ -39,7 +39,8 @@
 // A test mapped to no section is reported as possibly overly broad
 // (ProMax). Without an LLM endpoint the loops skip with the one-line
 // message, but the map of the original tests is still computed and
-// written.
+// written; tests an earlier run added to the same build are kept as they
+// are.
 //
 // Outputs, in the candidate folder:
 //
@@ -217,6 +218,16 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	}
 	if err != nil {
 		return err
+	}
+	// Without a model, tests an earlier run added to this very build stay:
+	// rerunning without an endpoint must not quietly strip a task.
+	if s.LLM == nil {
+		if prev, err := LoadReport(c); err == nil && len(prev.Added) > 0 && prev.TestPatch != "" && sameSet(prev.OriginalF2P, t.rec.Report.FailToPass) {
+			if _, err := os.Stat(filepath.Join(c.Dir, prev.TestPatch)); err == nil {
+				return pipeline.Skip("%s; the %d test%s an earlier run added %s kept", llm.ErrNoEndpoint.Error(),
+					len(prev.AddedFiles), plural(len(prev.AddedFiles)), map[bool]string{true: "is", false: "are"}[len(prev.AddedFiles) == 1])
+			}
+		}
 	}
 	a := &augmenter{s: s, env: env, t: t}
 	a.rep = &Report{Candidate: c.ID, OriginalF2P: append([]string{}, t.rec.Report.FailToPass...), AddedBy: map[string]int{},

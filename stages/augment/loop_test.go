@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/stages/build"
@@ -306,6 +307,15 @@ func TestGenerationLoop(t *testing.T) {
 	}
 	if g.Reward != 1 || g.F2PPassed != len(wantF2P) || g.SectionsCompleted != 3 || g.SectionsTotal != 3 {
 		t.Errorf("reference solution: reward %d, F2P %d/%d, sections %d/%d", g.Reward, g.F2PPassed, g.F2PTotal, g.SectionsCompleted, g.SectionsTotal)
+	}
+
+	// A later run without an endpoint keeps what this one added.
+	err = (&Stage{}).Run(context.Background(), env, c)
+	if want := llm.ErrNoEndpoint.Error() + "; the 4 tests an earlier run added are kept"; err == nil || err.Error() != "skipped: "+want {
+		t.Errorf("rerun without a model: %v", err)
+	}
+	if again, err := LoadReport(c); err != nil || !reflect.DeepEqual(again.FailToPass, wantF2P) {
+		t.Errorf("rerun without a model changed the report: %v", err)
 	}
 }
 
