@@ -12,10 +12,12 @@ import (
 	"github.com/lolbench/lolbench/pipeline/registry"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/stages/audit"
+	"github.com/lolbench/lolbench/stages/augment"
 	"github.com/lolbench/lolbench/stages/build"
 	"github.com/lolbench/lolbench/stages/collect"
 	"github.com/lolbench/lolbench/stages/export"
 	"github.com/lolbench/lolbench/stages/mapdraft"
+	"github.com/lolbench/lolbench/stages/mutate"
 	"github.com/lolbench/lolbench/stages/rank"
 	"github.com/lolbench/lolbench/stages/review"
 	"github.com/lolbench/lolbench/stages/validate"
@@ -37,10 +39,14 @@ type Config struct {
 	// SkipReview leaves the expert-review gate out (the demo): candidates
 	// go on to task construction without a review record.
 	SkipReview bool
+	// MaxMutantsPerOperator caps the syntax-operator mutants of one
+	// operator per task (0: no cap), to bound the test runs of a large PR
+	// or of the demo.
+	MaxMutantsPerOperator int
 }
 
 // Names lists every stage in run order, including the optional ones.
-var Names = []string{"collect", "map", "validate", "audit", "rank", "review", "build", "export"}
+var Names = []string{"collect", "map", "validate", "audit", "rank", "review", "build", "mutate", "augment", "export"}
 
 // Plan returns the ordered stages of a full run.
 func Plan(cfg Config) *pipeline.Plan {
@@ -68,7 +74,16 @@ func Plan(cfg Config) *pipeline.Plan {
 	}
 	// build: only a retained, reviewed candidate is worth the Docker time
 	// of task construction (§3.3).
-	p.Each = append(p.Each, &build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe})
+	p.Each = append(p.Each,
+		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe},
+		// mutate: mutants and coverage need a built task whose F2P and P2P
+		// lists hold (§4).
+		&mutate.Stage{Executor: cfg.Executor, LLM: cfg.LLM, MaxPerOperator: cfg.MaxMutantsPerOperator},
+		// augment: new tests target the mutants that survive and the lines
+		// nothing covers, so it needs mutate's kill matrix and coverage;
+		// offline it still writes the test-to-section map.
+		&augment.Stage{LLM: cfg.LLM, Executor: cfg.Executor},
+	)
 	// export: the built tasks as Harbor folders and SWE-bench JSONL.
 	p.After = append(p.After, &exportAll{})
 	return p

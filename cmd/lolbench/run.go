@@ -35,6 +35,7 @@ type RunOptions struct {
 	Shard      pipeline.Shard
 	Executor   string
 	SkipReview bool
+	MaxMutants int
 	LLMConfig  string
 	ReplayOnly bool
 	JSON       bool
@@ -110,6 +111,7 @@ slice of the candidates, so that n workers can share a workspace
 	fl.StringVar(&shard, "shard", "", "process only shard i of n (i/n, 0-based)")
 	fl.StringVar(&opts.Executor, "executor", "auto", "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)")
 	fl.BoolVar(&opts.SkipReview, "skip-review", false, "leave out the expert-review gate (for demos; a dataset needs lolbench review)")
+	fl.IntVar(&opts.MaxMutants, "max-mutants-per-operator", 0, "cap the syntax-operator mutants of one operator per task (0: no cap)")
 	fl.StringVar(&opts.LLMConfig, "llm-config", "", "YAML file with the LLM configuration")
 	fl.BoolVar(&opts.ReplayOnly, "replay-only", false, "serve every LLM answer from the workspace's records")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
@@ -121,7 +123,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := stages.Config{Offline: opts.Offline, SkipReview: opts.SkipReview, Recipe: registryRecipe(opts.Projects)}
+	cfg := stages.Config{Offline: opts.Offline, SkipReview: opts.SkipReview, Recipe: registryRecipe(opts.Projects),
+		MaxMutantsPerOperator: opts.MaxMutants}
 	if opts.Projects != "" {
 		if cfg.Registry, err = registry.Load(opts.Projects); err != nil {
 			return err

@@ -39,7 +39,7 @@ fi
 # expert.
 status=0
 "$bin" run --workspace "$work" --projects "$work/projects.yaml" --offline \
-	--skip-review --jobs 2 || status=$?
+	--skip-review --jobs 2 --max-mutants-per-operator 2 || status=$?
 "$bin" report --workspace "$work" >/dev/null
 
 cat <<MSG

@@ -48,7 +48,7 @@ func setup(t *testing.T, bin, work string) {
 func runArgs(work string) []string {
 	// No LLM endpoint: the LLM stages skip, as on a fresh machine.
 	return []string{"run", "--workspace", work, "--projects", filepath.Join(work, "projects.yaml"),
-		"--offline", "--skip-review", "--json"}
+		"--offline", "--skip-review", "--max-mutants-per-operator", "1", "--json"}
 }
 
 func lolbenchEnv() []string {
@@ -192,9 +192,9 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	setup(t, bin, clean)
 	first := run(t, bin, clean)
 	wantFirst := map[string][]string{
-		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {"map:skipped", "validate:rejected"},
-		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 	}
 	if got := first.ran(); !equalRuns(got, wantFirst) {
 		t.Fatalf("clean run: %v, want %v", got, wantFirst)
@@ -233,9 +233,9 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	// interrupted build and runs all of unitconv's stages.
 	resumed := run(t, bin, killed)
 	wantResumed := map[string][]string{
-		good:   {"build:passed"},
+		good:   {"build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
-		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 	}
 	if got := resumed.ran(); !equalRuns(got, wantResumed) {
 		t.Errorf("the rerun after SIGKILL ran %v; want %v", got, wantResumed)
@@ -247,7 +247,7 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	editMapping(t, filepath.Join(killed, "candidates", good, "mapping.md"))
 	afterEdit := run(t, bin, killed)
 	wantEdit := map[string][]string{
-		good:   {"validate:passed", "audit:skipped", "rank:skipped", "build:passed"},
+		good:   {"validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
 		python: {},
 	}
