@@ -64,6 +64,10 @@ lists the prompt names:
   audit-S1 .. audit-S8
               the auditors, one per semantic rule
   judge       the quality judge
+  mutate-section-revert, mutate-requirement-mismatch, mutate-semantic-mutation
+              the LLM mutant methods (stage-specific parts as placeholders)
+  augment-mutation, augment-coverage
+              the test-generation loops (stage-specific parts as placeholders)
 
 --json prints {"name", "candidate", "messages": [{"role", "content"}]}.`,
 		Example: `  lolbench prompts show
@@ -92,15 +96,15 @@ lists the prompt names:
 func promptsShowRun(ctx context.Context, opts *PromptsShowOptions) error {
 	if opts.Name == "" {
 		if opts.JSON {
-			return printJSON(opts.IO.Out, prompts.Names())
+			return printJSON(opts.IO.Out, allPromptNames())
 		}
-		for _, n := range prompts.Names() {
+		for _, n := range allPromptNames() {
 			fmt.Fprintln(opts.IO.Out, n)
 		}
 		return nil
 	}
 	if !containsName(opts.Name) {
-		return fmt.Errorf("prompts show: no prompt %q; prompts are %s", opts.Name, strings.Join(prompts.Names(), ", "))
+		return fmt.Errorf("prompts show: no prompt %q; prompts are %s", opts.Name, strings.Join(allPromptNames(), ", "))
 	}
 	p, err := renderPrompt(ctx, opts)
 	if err != nil {
@@ -116,8 +120,14 @@ func promptsShowRun(ctx context.Context, opts *PromptsShowOptions) error {
 	return nil
 }
 
+// allPromptNames lists every prompt: phase 2's, then phase 4's.
+func allPromptNames() []string {
+	names := append(prompts.Names(), prompts.MutateNames()...)
+	return append(names, prompts.AugmentNames()...)
+}
+
 func containsName(name string) bool {
-	for _, n := range prompts.Names() {
+	for _, n := range allPromptNames() {
 		if n == name {
 			return true
 		}
@@ -167,6 +177,25 @@ func renderPrompt(ctx context.Context, opts *PromptsShowOptions) (prompts.Prompt
 		return mapdraft.RetryPrompt(d, 2, mapdraft.DefaultRounds, findings)
 	case name == prompts.JudgePrompt:
 		return rank.Prompt(d, sections)
+	case strings.HasPrefix(name, "mutate-"):
+		// The section, files and solution come from the mutate stage's
+		// run; here they are placeholders around the candidate's EP.
+		sec := prompts.MutateSection{ID: "‹section id›", Title: "‹section title›", Requirement: "‹requirement›", Quote: "‹quotation›", Text: "‹section text›"}
+		return prompts.RenderMutate(name, &prompts.Mutate{Data: *d, Method: "‹method›", Language: "‹language›",
+			Section: sec, Sections: []prompts.MutateSection{sec},
+			Files:    []prompts.MutateFile{{Path: "‹path›", Text: "‹file after the reference solution›", Owned: true}},
+			Solution: "‹reference solution patch›", MaxEdits: 20})
+	case strings.HasPrefix(name, "augment-"):
+		return prompts.RenderAugment(name, &prompts.Augment{Data: *d, Language: "‹language›", Internal: "‹what the test audit counts as internal›",
+			Sections:  []prompts.AugmentSection{{ID: "‹section id›", Title: "‹section title›", Requirement: "‹requirement›"}},
+			Solution:  "‹reference solution patch›",
+			TestFiles: []prompts.AugmentFile{{Path: "‹test file›", Text: "‹its text›"}},
+			Layout:    "‹where new test files go›", MaxTests: 3, Runs: 3,
+			Mutant: &prompts.AugmentMutant{ID: "‹mutant›", Method: "‹method›", Section: "‹section id›", SectionTitle: "‹section title›",
+				Requirement: "‹violated clause›", Reference: "‹reference behaviour›", Mutated: "‹mutated behaviour›",
+				Scenario: "‹diverging scenario›", Rationale: "‹non-equivalence rationale›"},
+			Spans:    []prompts.AugmentSpan{{ID: "‹span›", File: "‹path›", Start: 1, End: 9, Lines: 9, Code: "‹uncovered code›"}},
+			Coverage: 42.0})
 	default:
 		return audit.Prompt(d, strings.TrimPrefix(name, "audit-"))
 	}
