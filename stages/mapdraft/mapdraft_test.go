@@ -1,19 +1,16 @@
 package mapdraft
 
 import (
+	"github.com/lolbench/lolbench/internal/fakeopenai"
+
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
@@ -22,61 +19,19 @@ import (
 	"github.com/lolbench/lolbench/stages/validate"
 )
 
-// The test fake: an httptest server that speaks the OpenAI chat-completions
-// protocol and plays scripted answers in order. Scripted answers live only
-// in _test.go files (DESIGN.md, "Product code never holds canned answers").
-type fake struct {
-	mu     sync.Mutex
-	srv    *httptest.Server
-	script []string
-	calls  [][]llm.Message
-}
+// fake is the test endpoint (internal/fakeopenai) playing scripted
+// answers in order.
+type fake struct{ *fakeopenai.Server }
 
 func newFake(t *testing.T, script ...string) *fake {
-	f := &fake{script: script}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Messages []llm.Message `json:"messages"`
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			t.Errorf("fake: %v", err)
-		}
-		f.mu.Lock()
-		n := len(f.calls)
-		f.calls = append(f.calls, req.Messages)
-		f.mu.Unlock()
-		if n >= len(f.script) {
-			t.Errorf("fake: unscripted request %d", n+1)
-			http.Error(w, "unscripted", http.StatusTeapot)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "c", "object": "chat.completion", "created": 1, "model": "m",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": f.script[n]}}},
-			"usage": map[string]any{"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-		})
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+	return &fake{fakeopenai.New(t, fakeopenai.InOrder(script...))}
 }
 
 func (f *fake) client(t *testing.T, ws *workspace.Workspace) *llm.Client {
-	t.Helper()
-	c, err := llm.New(llm.Config{BaseURL: f.srv.URL + "/v1", Model: "drafter", Timeout: 2 * time.Second}, llm.Options{Workspace: ws})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return f.Client(t, ws, "drafter")
 }
 
-func (f *fake) requests() [][]llm.Message {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([][]llm.Message(nil), f.calls...)
-}
+func (f *fake) requests() [][]llm.Message { return f.Requests() }
 
 // answer wraps an artifact as the drafter's JSON answer.
 func answer(mapping string) string {
