@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/registry"
@@ -147,14 +149,16 @@ func runCollect(cmd *cobra.Command, f *Factory, opts *CollectOptions) error {
 }
 
 // progress shows collection's progress on stderr: a bar per project phase
-// on a terminal, plain lines otherwise. Log lines clear the bar first so
-// that they never mix with it.
+// on a terminal (mpb, as lolbench run), plain lines otherwise. A log line
+// first ends the bar, so that the two never mix.
 type progress struct {
-	mu  sync.Mutex
-	w   io.Writer
-	tty bool
-	bar *progressbar.ProgressBar
-	key string
+	mu   sync.Mutex
+	w    io.Writer
+	tty  bool
+	p    *mpb.Progress
+	bar  *mpb.Bar
+	key  string
+	desc atomic.Value // string: the bar's description, read by its decorator
 }
 
 func newProgress(w io.Writer, tty bool) *progress { return &progress{w: w, tty: tty} }
@@ -169,26 +173,26 @@ func (p *progress) event(e collect.Event) {
 		return
 	}
 	key := e.Project + "\x00" + e.Phase
+	desc := e.Project + ": " + e.Phase
+	if e.Item != "" {
+		desc += " " + e.Item
+	}
+	p.desc.Store(desc)
 	if p.bar == nil || p.key != key {
 		p.finishLocked()
 		p.key = key
-		p.bar = progressbar.NewOptions(e.Total, progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(e.Project+": "+e.Phase), progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionSetPredictTime(true))
+		p.p = mpb.New(mpb.WithOutput(p.w), mpb.WithAutoRefresh(), mpb.WithWidth(40), mpb.WithRefreshRate(100*time.Millisecond))
+		p.bar = p.p.AddBar(int64(e.Total),
+			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return p.desc.Load().(string) }, decor.WCSyncSpaceR)),
+			mpb.AppendDecorators(decor.CountersNoUnit("%d/%d")))
 	}
-	if e.Item != "" {
-		p.bar.Describe(fmt.Sprintf("%s: %s %s", e.Project, e.Phase, e.Item))
-	}
-	_ = p.bar.Set(e.Done)
+	p.bar.SetCurrent(int64(e.Done))
 }
 
 func (p *progress) log(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bar != nil {
-		_ = p.bar.Clear()
-	}
+	p.finishLocked()
 	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
@@ -198,10 +202,11 @@ func (p *progress) finish() {
 	p.finishLocked()
 }
 
+// finishLocked ends the current bar, leaving its last state on screen.
 func (p *progress) finishLocked() {
 	if p.bar != nil {
-		_ = p.bar.Finish()
-		p.bar = nil
-		p.key = ""
+		p.bar.Abort(false)
+		p.p.Wait()
+		p.bar, p.p, p.key = nil, nil, ""
 	}
 }

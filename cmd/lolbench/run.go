@@ -233,7 +233,7 @@ type runProgress struct {
 func newRunProgress(w io.Writer, tty bool, stagesPerCandidate int) *runProgress {
 	r := &runProgress{w: w, stages: stagesPerCandidate, bars: map[string]*mpb.Bar{}, names: map[string]string{}}
 	if tty {
-		r.p = mpb.New(mpb.WithOutput(w), mpb.WithRefreshRate(150*time.Millisecond))
+		r.p = mpb.New(mpb.WithOutput(w), mpb.WithAutoRefresh(), mpb.WithRefreshRate(150*time.Millisecond))
 	}
 	return r
 }

@@ -81,3 +81,35 @@ c-3        -            new
 		t.Fatalf("missing workspace: code %d, %s", code, errOut)
 	}
 }
+
+// fakeStage names a stage in progress events.
+type fakeStage string
+
+func (s fakeStage) Name() string   { return string(s) }
+func (s fakeStage) String() string { return "running " + string(s) }
+
+func TestRunProgress(t *testing.T) {
+	events := []pipeline.Event{
+		{Candidate: "a-1", Stage: fakeStage("validate")},
+		{Candidate: "a-1", Stage: fakeStage("validate"), Done: &pipeline.StageOutcome{Stage: "validate", Result: pipeline.Passed}},
+		{Candidate: "a-1", Stage: fakeStage("build"), Done: &pipeline.StageOutcome{Stage: "build", Result: pipeline.Rejected, Reason: "no F2P test", UpToDate: true}},
+	}
+	var plain strings.Builder
+	p := newRunProgress(&plain, false, 2)
+	for _, e := range events {
+		p.observe(e)
+	}
+	p.wait()
+	if want := "a-1: validate passed\na-1: build rejected (up to date): no F2P test\n"; plain.String() != want {
+		t.Errorf("plain progress = %q, want %q", plain.String(), want)
+	}
+	var term strings.Builder
+	p = newRunProgress(&term, true, 2)
+	for _, e := range events {
+		p.observe(e)
+	}
+	p.wait()
+	if out := term.String(); !strings.Contains(out, "candidate a-1") || !strings.Contains(out, "rejected") {
+		t.Errorf("terminal progress lacks the candidate's bar:\n%q", out)
+	}
+}
