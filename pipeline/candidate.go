@@ -112,3 +112,18 @@ func (info *Info) RepoPath(ws *workspace.Workspace) (string, error) {
 	}
 	return ws.Path(info.RepoDir)
 }
+
+// ReadArtifact reads the JSON artifact rel of the candidate's folder (an
+// audit.json, a build record) into a new T. A missing file is an error
+// wrapping os.ErrNotExist; unknown fields are rejected (workspace.ReadJSON).
+func ReadArtifact[T any](c *Candidate, rel string) (*T, error) {
+	p, err := c.Path(rel)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := workspace.ReadJSON(p, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

@@ -433,13 +433,5 @@ func coversLinks(judged []Link, scanned []string) error {
 // Load reads a candidate's audit.json; a missing file is an error wrapping
 // os.ErrNotExist.
 func Load(c *pipeline.Candidate) (*Report, error) {
-	p, err := c.Path(pipeline.AuditFile)
-	if err != nil {
-		return nil, err
-	}
-	var rep Report
-	if err := workspace.ReadJSON(p, &rep); err != nil {
-		return nil, err
-	}
-	return &rep, nil
+	return pipeline.ReadArtifact[Report](c, pipeline.AuditFile)
 }

@@ -3,12 +3,10 @@ package augment
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/lolbench/lolbench/pipeline"
-	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
 // Report is augment/augment.json: one task's augmentation.
@@ -89,11 +87,7 @@ type CovStats struct {
 
 // LoadReport reads a candidate's augment/augment.json.
 func LoadReport(c *pipeline.Candidate) (*Report, error) {
-	var r Report
-	if err := workspace.ReadJSON(filepath.Join(c.Dir, ReportFile), &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return pipeline.ReadArtifact[Report](c, ReportFile)
 }
 
 func score(killed, total int) float64 {

@@ -296,11 +296,7 @@ func (s *Stage) graderPath(ctx context.Context, env *pipeline.Env) (string, erro
 
 // LoadRecord reads a candidate's build/build.json.
 func LoadRecord(c *pipeline.Candidate) (*Record, error) {
-	var r Record
-	if err := workspace.ReadJSON(filepath.Join(c.Dir, RecordFile), &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return pipeline.ReadArtifact[Record](c, RecordFile)
 }
 
 // SplitPR is a PR split into test patch and reference solution.

@@ -446,13 +446,5 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 // Load reads a candidate's rank.json; a missing file is an error wrapping
 // os.ErrNotExist.
 func Load(c *pipeline.Candidate) (*Report, error) {
-	p, err := c.Path(pipeline.RankFile)
-	if err != nil {
-		return nil, err
-	}
-	var rep Report
-	if err := workspace.ReadJSON(p, &rep); err != nil {
-		return nil, err
-	}
-	return &rep, nil
+	return pipeline.ReadArtifact[Report](c, pipeline.RankFile)
 }

@@ -79,15 +79,7 @@ func Save(c *pipeline.Candidate, r *Record) error {
 // Load reads review.json; a missing file is an error wrapping
 // os.ErrNotExist.
 func Load(c *pipeline.Candidate) (*Record, error) {
-	p, err := c.Path(pipeline.ReviewFile)
-	if err != nil {
-		return nil, err
-	}
-	var r Record
-	if err := workspace.ReadJSON(p, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return pipeline.ReadArtifact[Record](c, pipeline.ReviewFile)
 }
 
 // Stage is the review gate, a pipeline.CandidateStage placed after rank:

@@ -140,13 +140,5 @@ func plural(n int) string {
 // Load reads a candidate's validate.json; a missing file is returned as an
 // error wrapping os.ErrNotExist.
 func Load(c *pipeline.Candidate) (*rules.Report, error) {
-	p, err := c.Path(pipeline.ValidateFile)
-	if err != nil {
-		return nil, err
-	}
-	var rep rules.Report
-	if err := workspace.ReadJSON(p, &rep); err != nil {
-		return nil, err
-	}
-	return &rep, nil
+	return pipeline.ReadArtifact[rules.Report](c, pipeline.ValidateFile)
 }
