@@ -2,8 +2,6 @@ package prompts
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -103,11 +101,7 @@ func parseAugment(name string) (*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(files, fs...)
-	if err != nil {
-		return nil, fmt.Errorf("prompt %s: %w", name, err)
-	}
-	return t, nil
+	return parseFiles(name, fs)
 }
 
 // RenderAugment renders the first request of an augment prompt.
@@ -119,18 +113,7 @@ func RenderAugment(name string, d *Augment) (Prompt, error) {
 	if err != nil {
 		return Prompt{}, err
 	}
-	p := Prompt{Name: name}
-	for _, part := range []struct {
-		tmpl string
-		out  *string
-	}{{"system", &p.System}, {"user", &p.User}} {
-		var buf bytes.Buffer
-		if err := t.ExecuteTemplate(&buf, part.tmpl, d); err != nil {
-			return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
-		}
-		*part.out = strings.TrimSpace(buf.String())
-	}
-	return p, nil
+	return execute(t, name, "system", "user", d)
 }
 
 // RenderAugmentRewrite renders the follow-up that feeds d.Feedback back.
@@ -153,15 +136,5 @@ func AugmentDigest(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	slices.Sort(fs)
-	h := sha256.New()
-	for _, n := range fs {
-		b, err := files.ReadFile(n)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\x00", n, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return digestFiles(fs)
 }

@@ -1,13 +1,9 @@
 package prompts
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
-	"text/template"
 )
 
 // The mutate stage's prompts (issue 7, "Mutants"; LoLBench paper, Table 8):
@@ -80,22 +76,11 @@ func RenderMutate(name string, d *Mutate) (Prompt, error) {
 	if err != nil {
 		return Prompt{}, err
 	}
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(files, fs...)
+	t, err := parseFiles(name, fs)
 	if err != nil {
-		return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
+		return Prompt{}, err
 	}
-	p := Prompt{Name: name}
-	for _, part := range []struct {
-		tmpl string
-		out  *string
-	}{{"system", &p.System}, {"user", &p.User}} {
-		var buf bytes.Buffer
-		if err := t.ExecuteTemplate(&buf, part.tmpl, d); err != nil {
-			return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
-		}
-		*part.out = strings.TrimSpace(buf.String())
-	}
-	return p, nil
+	return execute(t, name, "system", "user", d)
 }
 
 // MutateDigest is the SHA-256 of the template files of a mutate prompt,
@@ -105,15 +90,5 @@ func MutateDigest(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	slices.Sort(fs)
-	h := sha256.New()
-	for _, n := range fs {
-		b, err := files.ReadFile(n)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\x00", n, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return digestFiles(fs)
 }

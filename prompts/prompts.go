@@ -134,11 +134,48 @@ func parse(name string) (*template.Template, spec, error) {
 	if err != nil {
 		return nil, spec{}, err
 	}
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(files, sp.files...)
+	t, err := parseFiles(name, sp.files)
+	return t, sp, err
+}
+
+// parseFiles parses the template files of prompt name.
+func parseFiles(name string, fs []string) (*template.Template, error) {
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").ParseFS(files, fs...)
 	if err != nil {
-		return nil, spec{}, fmt.Errorf("prompt %s: %w", name, err)
+		return nil, fmt.Errorf("prompt %s: %w", name, err)
 	}
-	return t, sp, nil
+	return t, nil
+}
+
+// execute runs the named templates of t over d into the system and user
+// messages of prompt name.
+func execute(t *template.Template, name, system, user string, d any) (Prompt, error) {
+	p := Prompt{Name: name}
+	for _, part := range []struct {
+		tmpl string
+		out  *string
+	}{{system, &p.System}, {user, &p.User}} {
+		var buf bytes.Buffer
+		if err := t.ExecuteTemplate(&buf, part.tmpl, d); err != nil {
+			return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
+		}
+		*part.out = strings.TrimSpace(buf.String())
+	}
+	return p, nil
+}
+
+// digestFiles is the SHA-256 of the named template files, in sorted order.
+func digestFiles(fs []string) (string, error) {
+	h := sha256.New()
+	for _, n := range slices.Sorted(slices.Values(fs)) {
+		b, err := files.ReadFile(n)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\x00", n, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Render executes the prompt name over d. For an auditor prompt it sets
@@ -156,18 +193,7 @@ func Render(name string, d *Data) (Prompt, error) {
 		r, _ := LookupAuditRule(id)
 		d.Audit = r
 	}
-	p := Prompt{Name: name}
-	for _, part := range []struct {
-		tmpl string
-		out  *string
-	}{{sp.system, &p.System}, {sp.user, &p.User}} {
-		var buf bytes.Buffer
-		if err := t.ExecuteTemplate(&buf, part.tmpl, d); err != nil {
-			return Prompt{}, fmt.Errorf("prompt %s: %w", name, err)
-		}
-		*part.out = strings.TrimSpace(buf.String())
-	}
-	return p, nil
+	return execute(t, name, sp.system, sp.user, d)
 }
 
 // Digest is the SHA-256 of the template files prompt name is built from. It
@@ -178,15 +204,5 @@ func Digest(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	names := slices.Sorted(slices.Values(sp.files))
-	h := sha256.New()
-	for _, n := range names {
-		b, err := files.ReadFile(n)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\x00", n, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return digestFiles(sp.files)
 }
