@@ -11,14 +11,21 @@ WORK    ?= work/demo
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
 
-test:
-	$(GO) test -count=1 ./...
+# Each of demo and test sets up what it needs on a fresh machine: Debian
+# packages (test/setup.sh, as .ci/run) and the offline base image (built
+# once, then cached by its content tag).
+test: build
+	bash test/setup.sh test
+	$(BIN) env base >/dev/null
+	$(GO) test -count=1 -timeout 20m ./...
 
 # Benchmarks run side by side in one go; compare runs with benchstat.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
 demo: build
+	bash test/setup.sh demo
+	$(BIN) env base >/dev/null
 	WORK=$(WORK) bash data/demo/demo.sh
 
 lint:

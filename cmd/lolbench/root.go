@@ -51,6 +51,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdReport(f),
 		NewCmdAugment(f),
 		NewCmdSpec(f),
+		NewCmdEnv(f),
 	)
 	return root
 }

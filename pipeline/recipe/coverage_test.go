@@ -9,7 +9,7 @@ import (
 // The build and coverage fields of issue 7: optional, so every older
 // recipe parses unchanged; a JaCoCo section needs its command and report.
 func TestCoverageFields(t *testing.T) {
-	base := "image: lolbench-test/base:bookworm-2\ntest:\n  command: mvn test {tests}\n  format: junit\n"
+	base := "image: lolbench/offline-base\ntest:\n  command: mvn test {tests}\n  format: junit\n"
 	cases := []struct {
 		name, extra string
 		want        Coverage

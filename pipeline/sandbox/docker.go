@@ -22,6 +22,7 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 // JobDir is LOLBENCH_DIR in a container.
@@ -96,8 +97,12 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if _, ok, err := d.imageID(ctx, base); err != nil {
 		return nil, err
 	} else if !ok {
-		status(spec.Status, "building layer 1 %s (from %s)", base, r.Image)
-		df := "FROM " + r.Image + "\n" + baseDockerfileBody(r)
+		from := fromImage(r)
+		if err := d.checkOffline(ctx, from); err != nil {
+			return nil, err
+		}
+		status(spec.Status, "building layer 1 %s (from %s)", base, from)
+		df := "FROM " + from + "\n" + baseDockerfileBody(r)
 		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", dockerfileOnly(df)); err != nil {
 			return nil, err
 		}
@@ -130,6 +135,19 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	}
 	env.image, env.info.TaskImage = task, task
 	return env, nil
+}
+
+// checkOffline fails, in one line that names the command to run, when the
+// image is the bundled offline base and this engine does not have it: no
+// registry has it, so the build would fail on a pull.
+func (d *Docker) checkOffline(ctx context.Context, image string) error {
+	if !baseimage.IsOffline(image, os.Getenv) {
+		return nil
+	}
+	if _, ok, err := d.imageID(ctx, image); err != nil || ok {
+		return err
+	}
+	return fmt.Errorf("the offline base image %s is missing and cannot be pulled: build it with '%s'", image, baseimage.BuildCommand)
 }
 
 // staleAfter is the age past which a job container that is not running

@@ -11,16 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
 // The Docker tests run against the real engine. They build the sample
-// projects' images on the offline base image that test/base-image.sh makes
-// (.ci/run builds it before the tests); layers are cached by tag, so a
+// projects' images on the offline base image that `lolbench env base` makes
+// (make test builds it before the tests); layers are cached by tag, so a
 // second run of the suite reuses them. Every test of this binary shares one
 // prepared environment and one validation per sample.
 
-const testBaseImage = "lolbench-test/base:bookworm-2"
+var testBaseImage = baseimage.Tag(os.Getenv)
 
 var (
 	dockerOnce sync.Once
@@ -39,7 +40,7 @@ func needDocker(t testing.TB) *Docker {
 			var id string
 			id, dockerErr = dockerExec.ImageID(context.Background(), testBaseImage)
 			if dockerErr == nil && id == "" {
-				dockerErr = fmt.Errorf("the engine answers but has no %s: run test/base-image.sh first", testBaseImage)
+				dockerErr = fmt.Errorf("the engine answers but has no %s: run '%s' first (make test does)", testBaseImage, baseimage.BuildCommand)
 			}
 			if dockerErr != nil {
 				dockerErr = fmt.Errorf("FATAL %w", dockerErr)

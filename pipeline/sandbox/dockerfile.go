@@ -5,12 +5,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
+
+// fromImage is the image layer 1 starts from: the recipe's image, with the
+// bundled offline base's name resolved to its tag on this machine.
+func fromImage(r recipe.Recipe) string { return baseimage.Resolve(r.Image, os.Getenv) }
 
 // Image repositories of the three layers.
 const (
@@ -88,13 +94,13 @@ func taskDockerfileBody(task string) string {
 func HarborDockerfile(r recipe.Recipe, base, task string) string {
 	return "# Built by lolbench: the repository at the PR's base commit, in " + recipe.Workdir + ",\n" +
 		"# with its dependencies installed. No network is needed once it is built.\n" +
-		"FROM " + r.Image + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base) + taskDockerfileBody(task)
+		"FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base) + taskDockerfileBody(task)
 }
 
 // Image names. Layer 1 is keyed by what it is built from; layer 2 by the
 // project, the base commit, the tree and the recipe; layer 3 by the task.
 func baseImageName(r recipe.Recipe) string {
-	return BaseRepo + ":" + hash12("FROM "+r.Image+"\n"+baseDockerfileBody(r))
+	return BaseRepo + ":" + hash12("FROM "+fromImage(r)+"\n"+baseDockerfileBody(r))
 }
 
 func envImageName(spec Spec) string {
@@ -152,5 +158,5 @@ func jsonString(s string) string {
 // the base commit and a hash of what layers 1 and 2 are built from. Tasks
 // with the same key share layer 2 (it is the SWE-bench export's version).
 func EnvKey(r recipe.Recipe, base string) string {
-	return short(base) + "-" + hash12("FROM " + r.Image + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base))[:8]
+	return short(base) + "-" + hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base))[:8]
 }

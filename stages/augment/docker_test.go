@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/dockertest"
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/mutation"
@@ -67,15 +68,7 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 	if testing.Short() {
 		t.Skip("SKIPPING Docker end-to-end test in -short mode")
 	}
-	ctx := context.Background()
-	d, err := sandbox.NewDocker(ctx)
-	if err != nil {
-		t.Skipf("SKIPPING Docker test: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	if id, err := d.ImageID(ctx, "lolbench-test/base:bookworm-2"); err != nil || id == "" {
-		t.Skipf("SKIPPING Docker test: no base image lolbench-test/base:bookworm-2 (build it with test/base-image.sh): %v", err)
-	}
+	d := dockertest.Executor(t)
 	ws, c, err := testcand.Build(t.TempDir(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +92,7 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 		t.Fatal(err)
 	}
 	env := &pipeline.Env{Workspace: ws, Status: io.Discard, Getenv: os.Getenv, Version: "test"}
-	outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{&build.Stage{Executor: d},
+	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{Executor: d},
 		&mutate.Stage{Executor: d, Families: []string{mutation.FamilyOps}, Operators: []string{"int-constant"}}})
 	if err != nil || len(outs) != 2 || outs[1].Result != pipeline.Passed {
 		t.Fatalf("build and mutate: %+v %v", outs, err)

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/dockertest"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
@@ -61,20 +61,7 @@ func sampleCandidate(t testing.TB, ws *workspace.Workspace, name, id, epFile str
 	return c
 }
 
-var (
-	dockerOnce sync.Once
-	dockerEx   *sandbox.Docker
-	dockerErr  error
-)
-
-func needDocker(t *testing.T) *sandbox.Docker {
-	t.Helper()
-	dockerOnce.Do(func() { dockerEx, dockerErr = sandbox.NewDocker(context.Background()) })
-	if dockerErr != nil {
-		t.Skipf("SKIPPING Docker test: %v", dockerErr)
-	}
-	return dockerEx
-}
+func needDocker(t *testing.T) *sandbox.Docker { return dockertest.Executor(t) }
 
 func newEnv(t *testing.T) *pipeline.Env {
 	t.Helper()

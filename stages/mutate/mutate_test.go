@@ -120,7 +120,7 @@ func killedSets(set *mutation.Set) map[string]string {
 // go tool cover -func on the union profile.
 func TestMutateTinykv(t *testing.T) {
 	b := builtSample(t, "tinykv")
-	set, cov := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"revert", "ops", "llm"}, Operators: []string{"flip-comparison"}, Jobs: 2})
+	set, cov := runStage(t, b, &Stage{Executor: needDocker(t), Families: []string{"revert", "ops", "llm"}, Operators: []string{"flip-comparison"}, Jobs: 2})
 	check(t, "statuses", statusLines(set), []string{
 		"revert-3.1 dropped compile: the build check (go build ./...) fails: store/expiry.go:9:11: s.now undefined (type *Store has no field or method now)",
 		"revert-3.2 killed by example.com/tinykv/store.TestDelete example.com/tinykv/store.TestKeysSorted example.com/tinykv/store.TestSetClearsExpiry example.com/tinykv/store.TestSetGet example.com/tinykv/store.TestSetWithTTLExpires example.com/tinykv/store.TestSetWithTTLRejectsNonPositive example.com/tinykv/store.TestStartSweeperStops example.com/tinykv/store.TestSweepRemovesExpired example.com/tinykv/store.TestTTL",
@@ -188,7 +188,7 @@ func TestMutateTinykv(t *testing.T) {
 	// The same mutants with every test run: the same kills.
 	sel := killedSets(set)
 	// Six of them, spread over the sites, keep the test short.
-	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
+	all, _ := runStage(t, b, &Stage{Executor: needDocker(t), Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
 	for id, k := range killedSets(all) {
 		if sel[id] != k {
 			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)
@@ -208,7 +208,7 @@ func checkGoToolCover(t *testing.T, b *builtTask, cov *coverage.Result) {
 	}
 	tp, _ := os.ReadFile(filepath.Join(b.c.Dir, "build", "test.patch"))
 	sp, _ := os.ReadFile(filepath.Join(b.c.Dir, "build", "solution.patch"))
-	senv, err := dockerEx.Prepare(context.Background(), sandbox.Spec{Project: "tinykv", Task: b.c.ID, Base: b.rec.BaseCommit, Recipe: b.rec.Recipe,
+	senv, err := needDocker(t).Prepare(context.Background(), sandbox.Spec{Project: "tinykv", Task: b.c.ID, Base: b.rec.BaseCommit, Recipe: b.rec.Recipe,
 		Tree: sandbox.GitTree{Repo: openRepo(t, b), Commit: b.rec.BaseCommit}})
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +257,7 @@ func checkGoToolCover(t *testing.T, b *builtTask, cov *coverage.Result) {
 // per-test contexts gives the same kills as running every test.
 func TestMutateUnitconv(t *testing.T) {
 	b := builtSample(t, "unitconv")
-	set, cov := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"revert", "ops"}, Operators: []string{"flip-comparison"}, Jobs: 2})
+	set, cov := runStage(t, b, &Stage{Executor: needDocker(t), Families: []string{"revert", "ops"}, Operators: []string{"flip-comparison"}, Jobs: 2})
 	check(t, "statuses", short(set), []string{
 		"revert-3.1 killed",
 		"revert-3.2 dropped p2p",
@@ -309,7 +309,7 @@ func TestMutateUnitconv(t *testing.T) {
 		t.Errorf("coverage %s per test %v, %d tests", cov.Adapter, cov.PerTest, len(cov.Tests))
 	}
 	sel := killedSets(set)
-	all, _ := runStage(t, b, &Stage{Executor: dockerEx, Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
+	all, _ := runStage(t, b, &Stage{Executor: needDocker(t), Families: []string{"ops"}, Operators: []string{"flip-comparison"}, MaxPerOperator: 6, Jobs: 2, AllTests: true})
 	if len(all.Mutants) != 6 {
 		t.Errorf("%d mutants without selection, want 6", len(all.Mutants))
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/dockertest"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
@@ -21,13 +22,10 @@ import (
 // stage's runs happen once.
 
 var (
-	dockerOnce sync.Once
-	dockerEx   *sandbox.Docker
-	dockerErr  error
-	builtMu    sync.Mutex
-	built      = map[string]*builtTask{}
-	rootOnce   sync.Once
-	rootDir    string
+	builtMu  sync.Mutex
+	built    = map[string]*builtTask{}
+	rootOnce sync.Once
+	rootDir  string
 )
 
 type builtTask struct {
@@ -36,14 +34,7 @@ type builtTask struct {
 	rec *build.Record
 }
 
-func needDocker(t *testing.T) *sandbox.Docker {
-	t.Helper()
-	dockerOnce.Do(func() { dockerEx, dockerErr = sandbox.NewDocker(context.Background()) })
-	if dockerErr != nil {
-		t.Skipf("SKIPPING Docker test: %v", dockerErr)
-	}
-	return dockerEx
-}
+func needDocker(t *testing.T) *sandbox.Docker { return dockertest.Executor(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
-# test/base-image.sh [--force] [--tag TAG]
+# base-image.sh --tag TAG [--force]
 #
-# Builds the Docker base image that the Docker-executor tests run in, offline:
-# no image registry is reachable on our machines, only Debian's package mirror.
-# The root filesystem comes from debootstrap (Debian bookworm, minbase) with
-# the tools the sample projects' tests need, and is turned into an image with
-# `docker import`. The image is cached by tag: when the tag exists the script
-# exits 0 at once. Bump RECIPE_VERSION whenever the recipe below changes, so
-# that every machine rebuilds instead of reusing a stale image.
+# Builds lolbench's bundled offline base image: no image registry is
+# reachable on the machines lolbench is built for, only Debian's package
+# mirror. The root filesystem comes from debootstrap (Debian bookworm,
+# minbase) with the tools the sample projects' tests need, and is turned into
+# an image with `docker import`. `lolbench env base` runs this script (it is
+# embedded in the binary) with a tag that is a hash of this file, so any
+# change here yields a new tag and every machine rebuilds; when the tag
+# exists the script exits 0 at once.
 #
 # Needs root (debootstrap chroots and makes device nodes); CI runs as root.
-# See test/README.md.
+# See docs/projects.md, "The offline base image".
 set -euo pipefail
 # The whole script is one block, read before it runs: editing or checking out
 # this file during a build cannot change what the running build does.
 {
 
-RECIPE_VERSION=2
 SUITE=bookworm
-TAG="${LOLBENCH_BASE_IMAGE:-lolbench-test/base:${SUITE}-${RECIPE_VERSION}}"
+TAG=""
 # What the sample projects' tests need. debootstrap resolves the dependencies
 # of --include packages (not their Recommends, which keeps the image small).
 PACKAGES=(ca-certificates git python3 python3-pytest python3-coverage golang-go procps)
@@ -27,14 +27,14 @@ IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 FORCE=0
 usage() {
 	cat <<EOF
-usage: test/base-image.sh [--force] [--tag TAG]
+usage: base-image.sh --tag TAG [--force]
 
-Build the offline test base image ${TAG} with debootstrap and docker import.
+Build the offline base image TAG with debootstrap and docker import.
 Exits 0 at once when the tag already exists, unless --force is given.
 
   --force      rebuild even if the tag exists (the old image is replaced)
-  --tag TAG    image tag (default ${TAG}; env LOLBENCH_BASE_IMAGE)
-  --from-host  not supported: see test/README.md for why debootstrap is used
+  --tag TAG    image tag (lolbench env base passes the content tag)
+  --from-host  not supported: see docs/projects.md for why debootstrap is used
 EOF
 }
 
@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--tag=*) TAG="${1#--tag=}" ;;
 	--from-host)
-		echo "base-image: --from-host is not supported: a host's /usr differs from machine to machine, so an image cached by tag would not be reproducible; see test/README.md" >&2
+		echo "base-image: --from-host is not supported: a host's /usr differs from machine to machine, so an image cached by tag would not be reproducible; see docs/projects.md" >&2
 		exit 2
 		;;
 	-h | --help)
@@ -64,6 +64,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+[ -n "$TAG" ] || { usage >&2; exit 2; }
 START=$(date +%s)
 STEP="start"
 log() { printf 'base-image: [%ss] %s\n' "$(($(date +%s) - START))" "$*" >&2; }
@@ -218,7 +219,7 @@ tar --numeric-owner -C "$ROOTFS" -c . | docker import \
 	--change 'ENV LANG=C.UTF-8' \
 	--change 'ENV GOFLAGS=-buildvcs=false' \
 	--change 'ENV GOTOOLCHAIN=local' \
-	--change "LABEL org.lolbench.recipe=$SUITE-$RECIPE_VERSION" \
+	--change "LABEL org.lolbench.offline-base=$TAG" \
 	--change 'WORKDIR /' \
 	--change 'CMD ["/bin/bash"]' \
 	- "$TAG" >/dev/null
