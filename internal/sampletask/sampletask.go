@@ -19,6 +19,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
@@ -102,7 +103,7 @@ func Load(ctx context.Context, root, dir, name string) (*Task, error) {
 	if t.SolutionPatch, err = t.Repo.Patch(ctx, t.Base, t.Head, solPaths...); err != nil {
 		return nil, err
 	}
-	t.Selection = sandbox.Selection(t.Recipe, t.TestFiles)
+	t.Selection = testcmd.Selection(t.Recipe, t.TestFiles)
 	if t.Solution, err = mutation.LoadSolution(ctx, t.Repo, t.Change); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 func TestParseGoTest(t *testing.T) {
@@ -146,7 +146,7 @@ func TestGoScriptAndSelect(t *testing.T) {
 	if want := []string{"-run", "^(TestA|TestB|TestZ)$", "example.com/m/a", "example.com/m/store"}; !ok || !reflect.DeepEqual(items, want) {
 		t.Errorf("Select = %q %v", items, ok)
 	}
-	if got := sandbox.TestCommand(p.Recipe, items); got != "go test -json -count=1 -run '^(TestA|TestB|TestZ)$' example.com/m/a example.com/m/store" {
+	if got := testcmd.TestCommand(p.Recipe, items); got != "go test -json -count=1 -run '^(TestA|TestB|TestZ)$' example.com/m/a example.com/m/store" {
 		t.Errorf("command %q", got)
 	}
 	if _, ok := (goAdapter{}).Select(p, []string{"example.com/m/store [package]"}); ok {

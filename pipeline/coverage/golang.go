@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // goAdapter measures Go with the go command's own coverage: one test
@@ -128,17 +128,17 @@ func (goAdapter) Script(p *Plan) (string, error) {
 	// names back as repository paths.
 	b.WriteString(": >\"$cov/dirs.txt\"\n")
 	for _, d := range dirs {
-		fmt.Fprintf(&b, "printf '%%s %%s\\n' %s \"$(go list -f '{{.ImportPath}}' %s 2>>\"$cov/list.err\")\" >>\"$cov/dirs.txt\"\n", sandbox.Quote(d), sandbox.Quote(goPattern(d)))
+		fmt.Fprintf(&b, "printf '%%s %%s\\n' %s \"$(go list -f '{{.ImportPath}}' %s 2>>\"$cov/list.err\")\" >>\"$cov/dirs.txt\"\n", testcmd.Quote(d), testcmd.Quote(goPattern(d)))
 	}
-	cp := sandbox.Quote(strings.Join(pats, ","))
+	cp := testcmd.Quote(strings.Join(pats, ","))
 	for i, pkg := range pkgs {
 		bin := fmt.Sprintf("\"$cov/p%d.test\"", i)
-		fmt.Fprintf(&b, "dir=$(go list -f '{{.Dir}}' %s 2>>\"$cov/list.err\")\n", sandbox.Quote(pkg))
-		fmt.Fprintf(&b, "if [ -n \"$dir\" ] && go test -c -cover -covermode=set -coverpkg=%s -o %s %s >\"$cov/p%d.build.log\" 2>&1 && [ -x %s ]; then\n", cp, bin, sandbox.Quote(pkg), i, bin)
+		fmt.Fprintf(&b, "dir=$(go list -f '{{.Dir}}' %s 2>>\"$cov/list.err\")\n", testcmd.Quote(pkg))
+		fmt.Fprintf(&b, "if [ -n \"$dir\" ] && go test -c -cover -covermode=set -coverpkg=%s -o %s %s >\"$cov/p%d.build.log\" 2>&1 && [ -x %s ]; then\n", cp, bin, testcmd.Quote(pkg), i, bin)
 		b.WriteString("\tcd \"$dir\" || exit 91\n")
 		for j, name := range byPkg[pkg] {
 			stem := fmt.Sprintf("$cov/p%d-t%d", i, j)
-			fmt.Fprintf(&b, "\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"%s.out\" >\"%s.log\" 2>&1 </dev/null\n", bin, sandbox.Quote("^"+name+"$"), stem, stem)
+			fmt.Fprintf(&b, "\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"%s.out\" >\"%s.log\" 2>&1 </dev/null\n", bin, testcmd.Quote("^"+name+"$"), stem, stem)
 			fmt.Fprintf(&b, "\techo $? >\"%s.exit\"\n", stem)
 		}
 		b.WriteString("\tcd \"$LOLBENCH_TESTBED\" || exit 90\n")

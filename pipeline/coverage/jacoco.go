@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // jacocoAdapter reads JaCoCo XML reports. The recipe gives the command
@@ -49,7 +49,7 @@ func jacocoTests(tests []string) string {
 			out = append(out, it)
 		}
 	}
-	return sandbox.Quote(strings.Join(out, ","))
+	return testcmd.Quote(strings.Join(out, ","))
 }
 
 // Script implements Adapter.
@@ -61,11 +61,11 @@ func (jacocoAdapter) Script(p *Plan) (string, error) {
 	var b strings.Builder
 	for i, s := range p.Suites {
 		cmd := strings.ReplaceAll(c.Command, recipe.Placeholder, jacocoTests(s.Tests))
-		fmt.Fprintf(&b, "rm -f %s\n", sandbox.Quote(c.Report))
-		fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/s%d.log\" 2>&1 </dev/null\n", p.Recipe.Limits.TimeoutSec, sandbox.Quote(cmd), i)
-		fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/s%d.log\" 2>&1 </dev/null\nfi\n", sandbox.Quote(cmd), i)
+		fmt.Fprintf(&b, "rm -f %s\n", testcmd.Quote(c.Report))
+		fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/s%d.log\" 2>&1 </dev/null\n", p.Recipe.Limits.TimeoutSec, testcmd.Quote(cmd), i)
+		fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/s%d.log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(cmd), i)
 		fmt.Fprintf(&b, "echo $? >\"$cov/s%d.exit\"\n", i)
-		fmt.Fprintf(&b, "[ -f %s ] && cp %s \"$cov/s%d.xml\"\n", sandbox.Quote(c.Report), sandbox.Quote(c.Report), i)
+		fmt.Fprintf(&b, "[ -f %s ] && cp %s \"$cov/s%d.xml\"\n", testcmd.Quote(c.Report), testcmd.Quote(c.Report), i)
 	}
 	return b.String(), nil
 }

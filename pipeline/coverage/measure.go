@@ -12,6 +12,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // Adapter measures coverage with one language's tool. An adapter is one
@@ -166,7 +167,7 @@ func ApplyScript(patches []string) string {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\nset -u\nout=\"$LOLBENCH_DIR/out\"\nmkdir -p \"$out\"\ncd \"$LOLBENCH_TESTBED\" || exit 90\n")
 	for _, p := range patches {
-		q := sandbox.Quote(p)
+		q := testcmd.Quote(p)
 		fmt.Fprintf(&b, "if [ -s \"$LOLBENCH_DIR\"/%[1]s ]; then\n", q)
 		fmt.Fprintf(&b, "\tif ! git apply --whitespace=nowarn \"$LOLBENCH_DIR\"/%[1]s 2>\"$out\"/apply-%[1]s.err; then\n", q)
 		fmt.Fprintf(&b, "\t\techo %s >\"$out/apply-failed\"\n\t\texit 0\n\tfi\nfi\n", q)

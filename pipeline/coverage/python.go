@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // pythonAdapter measures Python with coverage.py: the recipe's pytest
@@ -58,13 +58,13 @@ func (pythonAdapter) Script(p *Plan) (string, error) {
 	r := p.Recipe
 	items := make([]string, len(p.Selection))
 	for i, s := range p.Selection {
-		items[i] = sandbox.Quote(s)
+		items[i] = testcmd.Quote(s)
 	}
 	cmd = strings.ReplaceAll(cmd, recipe.Placeholder, strings.Join(items, " "))
 	var b strings.Builder
 	b.WriteString("printf '[run]\\ndynamic_context = test_function\\nrelative_files = True\\ndata_file = %s/data\\n' \"$cov\" >\"$cov/coveragerc\"\n")
-	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/run.log\" 2>&1 </dev/null\n", r.Limits.TimeoutSec, sandbox.Quote(cmd))
-	fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/run.log\" 2>&1 </dev/null\nfi\n", sandbox.Quote(cmd))
+	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/run.log\" 2>&1 </dev/null\n", r.Limits.TimeoutSec, testcmd.Quote(cmd))
+	fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/run.log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(cmd))
 	b.WriteString("echo $? >\"$cov/run.exit\"\n")
 	b.WriteString("python3 -m coverage json --rcfile=\"$cov/coveragerc\" --show-contexts -o \"$cov/coverage.json\" >\"$cov/json.log\" 2>&1\n")
 	return b.String(), nil
@@ -233,7 +233,7 @@ func (pythonAdapter) BuildCheck(files []string) string {
 	var py []string
 	for _, f := range files {
 		if strings.HasSuffix(f, ".py") {
-			py = append(py, sandbox.Quote(f))
+			py = append(py, testcmd.Quote(f))
 		}
 	}
 	if len(py) == 0 {

@@ -22,6 +22,14 @@ type Language struct {
 	// BuildNames are base-name globs of build, manifest and lock files
 	// that belong to this language's toolchain.
 	BuildNames []string
+	// TestConfig names the files, besides test files, that change how this
+	// language's tests are collected or run: base-name globs, or slash
+	// paths ending in one (".cargo/config.toml"). "name[section]" means
+	// only that section of the file: an INI section ("setup.cfg[tool:pytest]"),
+	// a TOML table and its subtables ("pyproject.toml[tool.pytest]") or
+	// go.mod's replace directives ("go.mod[replace]"). The verifier resets
+	// them to the base commit before every graded run (issue 11).
+	TestConfig []string
 }
 
 // Table lists the languages lolbench knows. The first eight have
@@ -34,6 +42,9 @@ var Table = []*Language{
 		TestNames:      []string{"*_test.go"},
 		GeneratedNames: []string{"*.pb.go", "*.pb.gw.go", "*_generated.go", "zz_generated*.go", "*_string.go", "bindata.go", "*.gen.go"},
 		BuildNames:     []string{"go.mod", "go.work"},
+		// A replace directive can swap a test dependency (testify) for a
+		// local copy whose assertions never fail.
+		TestConfig: []string{"go.work", "go.work.sum", "go.mod[replace]"},
 	},
 	{
 		Name:           "Python",
@@ -42,6 +53,11 @@ var Table = []*Language{
 		TestDirs:       []string{"test", "tests"},
 		GeneratedNames: []string{"*_pb2.py", "*_pb2_grpc.py", "*_pb2.pyi"},
 		BuildNames:     []string{"setup.py", "setup.cfg", "pyproject.toml", "requirements*.txt", "tox.ini", "noxfile.py", "Pipfile", "MANIFEST.in"},
+		// pytest reads its options (addopts can load plugins) from these;
+		// the interpreter imports sitecustomize, usercustomize and runs .pth
+		// files from any folder on its path at start-up.
+		TestConfig: []string{"conftest.py", "pytest.ini", ".pytest.ini", "tox.ini[pytest]", "setup.cfg[tool:pytest]", "pyproject.toml[tool.pytest]",
+			"sitecustomize.py", "usercustomize.py", "*.pth"},
 	},
 	{
 		Name:           "Java",
@@ -50,6 +66,7 @@ var Table = []*Language{
 		TestPaths:      []string{"src/test", "src/testFixtures", "src/integrationTest"},
 		GeneratedNames: []string{"*Grpc.java", "*OuterClass.java"},
 		BuildNames:     []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties", "gradlew", "gradlew.bat", "mvnw", "build.xml"},
+		TestConfig:     []string{"junit-platform.properties", ".mvn/jvm.config", ".mvn/maven.config"},
 	},
 	{
 		Name:       "Rust",
@@ -57,6 +74,7 @@ var Table = []*Language{
 		TestNames:  []string{"*_test.rs", "tests.rs"},
 		TestDirs:   []string{"tests"},
 		BuildNames: []string{"Cargo.toml", "build.rs", "rust-toolchain", "rust-toolchain.toml", "rustfmt.toml", "clippy.toml"},
+		TestConfig: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml"},
 	},
 	{
 		Name:           "C",
@@ -88,6 +106,7 @@ var Table = []*Language{
 		TestDirs:       []string{"__tests__", "test", "tests", "__mocks__"},
 		GeneratedNames: []string{"*.d.ts", "*.generated.ts"},
 		BuildNames:     []string{"tsconfig.json", "tsconfig.*.json"},
+		TestConfig:     []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*"},
 	},
 	{
 		Name:           "JavaScript",
@@ -96,6 +115,7 @@ var Table = []*Language{
 		TestDirs:       []string{"__tests__", "test", "tests", "__mocks__"},
 		GeneratedNames: []string{"*.min.js", "*.bundle.js", "*.generated.js"},
 		BuildNames:     []string{"package.json", "webpack.config.*", "rollup.config.*", "vite.config.*", "babel.config.*", ".babelrc", "jest.config.*", ".eslintrc*", ".npmrc", "Gruntfile.js", "gulpfile.js"},
+		TestConfig:     []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*", "babel.config.*", ".babelrc"},
 	},
 	{
 		Name:           "C#",

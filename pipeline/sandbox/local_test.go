@@ -13,6 +13,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // The toy project: run.sh is a test runner that prints pytest's -rA
@@ -96,7 +97,7 @@ func newToy(t *testing.T, r recipe.Recipe) *toy {
 	}
 	r = r.Defaults()
 	return &toy{repo: repo, base: base, head: head,
-		plan: Plan{Recipe: r, Selection: Selection(r, []string{"tests/test_new.t", "tests/test_old.t"}), TestPatch: tp, Solution: sp}}
+		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, []string{"tests/test_new.t", "tests/test_old.t"}), TestPatch: tp, Solution: sp}}
 }
 
 func toyRecipe() recipe.Recipe {

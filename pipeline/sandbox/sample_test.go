@@ -13,6 +13,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // sampleTask is a sample project (data/samples/NAME) split into a plan the
@@ -88,7 +89,7 @@ func loadSample(t testing.TB, name string) *sampleTask {
 	}
 	r := rec.Defaults()
 	s := &sampleTask{name: name, repo: repo, base: base, head: head, recipe: r, testFiles: testFiles,
-		plan: Plan{Recipe: r, Selection: Selection(r, testFiles), TestPatch: tp, Solution: sp}}
+		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, testFiles), TestPatch: tp, Solution: sp}}
 	samples[name] = s
 	return s
 }

@@ -2,11 +2,10 @@ package sandbox
 
 import (
 	"fmt"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // BaseTag is the tag of the single commit that holds the base tree in every
@@ -15,92 +14,6 @@ const BaseTag = "lolbench-base"
 
 // runKillGrace is how long `timeout` waits after TERM before KILL.
 const runKillGrace = 10
-
-// Quote quotes s for a POSIX shell.
-func Quote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// Selection is the test selection of a task: the recipe's suite, then the
-// items the PR's test files give (recipe.Test.Select), without duplicates
-// and without items a suite item already covers ("./..." covers every Go
-// package, "tests" covers "tests/test_x.py"). testFiles are slash paths
-// relative to the repository root.
-func Selection(r recipe.Recipe, testFiles []string) []string {
-	out := append([]string(nil), r.Test.Suite...)
-	seen := map[string]bool{}
-	for _, s := range out {
-		seen[s] = true
-	}
-	var extra []string
-	for _, f := range testFiles {
-		var item string
-		switch r.Test.Select {
-		case recipe.SelectNone:
-			continue
-		case recipe.SelectPackages:
-			d := path.Dir(f)
-			if d == "." {
-				item = "."
-			} else {
-				item = "./" + d
-			}
-		default:
-			item = f
-			if strings.HasPrefix(item, "-") {
-				item = "./" + item // never an option
-			}
-		}
-		if seen[item] || covered(r.Test.Select, r.Test.Suite, item) {
-			continue
-		}
-		seen[item] = true
-		extra = append(extra, item)
-	}
-	sort.Strings(extra)
-	return append(out, extra...)
-}
-
-// covered reports whether a suite item selects item already. "..." and
-// "dir/..." are Go's recursive patterns; for file selections a folder
-// covers the files below it and "." covers everything.
-func covered(mode string, suite []string, item string) bool {
-	it := path.Clean(strings.TrimPrefix(item, "./"))
-	for _, s := range suite {
-		cs := path.Clean(strings.TrimPrefix(s, "./"))
-		if cs == "..." {
-			return true
-		}
-		if d, ok := strings.CutSuffix(cs, "/..."); ok {
-			if it == d || strings.HasPrefix(it, d+"/") {
-				return true
-			}
-			continue
-		}
-		if it == cs {
-			return true
-		}
-		if mode != recipe.SelectPackages && (cs == "." || strings.HasPrefix(it, cs+"/")) {
-			return true
-		}
-	}
-	return false
-}
-
-// TestCommand is the recipe's test command with the selection in place of
-// the placeholder, every item quoted.
-func TestCommand(r recipe.Recipe, selection []string) string {
-	q := make([]string, len(selection))
-	for i, s := range selection {
-		q[i] = Quote(s)
-	}
-	return strings.ReplaceAll(r.Test.Command, recipe.Placeholder, strings.Join(q, " "))
-}
 
 // SnapshotScript turns the folder it runs in, holding the base tree, into a
 // git repository with one commit tagged BaseTag. Identity and dates are
@@ -129,9 +42,9 @@ func RunOnceScript(r recipe.Recipe, selection []string) string {
 		fmt.Fprintf(&b, "for f in %s; do [ -f \"$f\" ] && rm -f -- \"$f\"; done\n", glob)
 	}
 	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n")
-	fmt.Fprintf(&b, "\ttimeout -k %d %d sh -c %s >\"$log\" 2>&1 </dev/null\n", runKillGrace, r.Limits.TimeoutSec, Quote(TestCommand(r, selection)))
+	fmt.Fprintf(&b, "\ttimeout -k %d %d sh -c %s >\"$log\" 2>&1 </dev/null\n", runKillGrace, r.Limits.TimeoutSec, testcmd.Quote(testcmd.TestCommand(r, selection)))
 	fmt.Fprintf(&b, "else\n\techo 'lolbench: no timeout command in this image; only the job deadline applies' >&2\n")
-	fmt.Fprintf(&b, "\tsh -c %s >\"$log\" 2>&1 </dev/null\nfi\n", Quote(TestCommand(r, selection)))
+	fmt.Fprintf(&b, "\tsh -c %s >\"$log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(testcmd.TestCommand(r, selection)))
 	b.WriteString("echo $? >\"$exitfile\"\nmkdir -p \"$resdir\"\n")
 	if glob != "" {
 		fmt.Fprintf(&b, "n=0\nfor f in %s; do\n\t[ -f \"$f\" ] || continue\n\tn=$((n+1))\n\tcp -- \"$f\" \"$resdir/$n-$(basename \"$f\")\"\ndone\n", glob)

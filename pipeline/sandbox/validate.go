@@ -14,6 +14,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // Plan is the test plan of one task.
@@ -80,7 +81,7 @@ const (
 // are the tests that did so (and passed on both sides) in every run.
 func Validate(ctx context.Context, env Env, plan Plan, logDir string, w io.Writer) (*Report, error) {
 	r := plan.Recipe
-	rep := &Report{Env: env.Info(), Runs: r.Runs, Command: TestCommand(r, plan.Selection), Selection: plan.Selection}
+	rep := &Report{Env: env.Info(), Runs: r.Runs, Command: testcmd.TestCommand(r, plan.Selection), Selection: plan.Selection}
 	if len(plan.TestPatch) == 0 {
 		return nil, errors.New("validate: empty test patch")
 	}

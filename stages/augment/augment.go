@@ -65,6 +65,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/prompts"
 	"github.com/lolbench/lolbench/stages/build"
@@ -528,7 +529,7 @@ func onlyExecutable(l coverage.Lines, cov *coverage.Result) bool {
 
 // finalSelection is the task's selection with the added files' items.
 func (t *task) finalSelection(addedFiles []string) []string {
-	return sandbox.Selection(t.recipe, append(append([]string{}, t.rec.TestFiles...), addedFiles...))
+	return testcmd.Selection(t.recipe, append(append([]string{}, t.rec.TestFiles...), addedFiles...))
 }
 
 // sectionMap computes the test-to-section map of the task's F2P tests

@@ -22,7 +22,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/testaudit"
 	"github.com/lolbench/lolbench/stages/build"
@@ -368,7 +368,7 @@ func sortedKeys(m map[string]bool) []string {
 func (t *task) items(files []string) []string {
 	r := t.recipe
 	r.Test.Suite = nil
-	sel := sandbox.Selection(r, files)
+	sel := testcmd.Selection(r, files)
 	if len(sel) == 0 {
 		return append([]string(nil), t.rec.Report.Selection...)
 	}

@@ -37,6 +37,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -230,7 +231,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
 	}
 	defer senv.Close()
-	plan := sandbox.Plan{Recipe: r, Selection: sandbox.Selection(r, sp.TestFiles), TestPatch: sp.TestPatch, Solution: sp.Solution}
+	plan := sandbox.Plan{Recipe: r, Selection: testcmd.Selection(r, sp.TestFiles), TestPatch: sp.TestPatch, Solution: sp.Solution}
 	rep, err := sandbox.Validate(ctx, senv, plan, logs, env.Status)
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // runner runs mutants in a task's environment: one job per mutant applies
@@ -53,7 +54,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	var b strings.Builder
 	b.WriteString(coverage.ApplyScript([]string{"test.patch", "mutant.patch"}))
 	if rn.build != "" {
-		fmt.Fprintf(&b, "sh -c %s >\"$out/build.log\" 2>&1 </dev/null\nrc=$?\necho $rc >\"$out/build.exit\"\n[ $rc -eq 0 ] || exit 0\n", sandbox.Quote(rn.build))
+		fmt.Fprintf(&b, "sh -c %s >\"$out/build.log\" 2>&1 </dev/null\nrc=$?\necho $rc >\"$out/build.exit\"\n[ $rc -eq 0 ] || exit 0\n", testcmd.Quote(rn.build))
 	}
 	if len(selected) > 0 {
 		b.WriteString("log=\"$out/run-1.log\"\nexitfile=\"$out/run-1.exit\"\nresdir=\"$out/run-1.results\"\n")

@@ -35,6 +35,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // Org is the organisation part of every task name ("lolbench/<id>").
@@ -360,7 +361,7 @@ cd "$TESTBED" || { grade -error "no repository at $TESTBED"; exit 0; }
 	if len(paths) > 0 {
 		b.WriteString("# The PR's test files, as they were at the base commit (or absent).\nfor f in")
 		for _, p := range paths {
-			b.WriteString(" " + sandbox.Quote(p))
+			b.WriteString(" " + testcmd.Quote(p))
 		}
 		fmt.Fprintf(&b, "; do\n\tif git cat-file -e \"%[1]s:$f\" 2>/dev/null; then git checkout -q %[1]s -- \"$f\"; else rm -f -- \"$f\"; fi\ndone\n", sandbox.BaseTag)
 	}
