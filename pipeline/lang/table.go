@@ -66,7 +66,9 @@ var Table = []*Language{
 		TestPaths:      []string{"src/test", "src/testFixtures", "src/integrationTest"},
 		GeneratedNames: []string{"*Grpc.java", "*OuterClass.java"},
 		BuildNames:     []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties", "gradlew", "gradlew.bat", "mvnw", "build.xml"},
-		TestConfig:     []string{"junit-platform.properties", ".mvn/jvm.config", ".mvn/maven.config"},
+		// The wrappers are what a test command runs: a replaced gradlew
+		// could write its own reports.
+		TestConfig: []string{"junit-platform.properties", ".mvn/jvm.config", ".mvn/maven.config", ".mvn/wrapper/*", "gradlew", "mvnw", "gradle/wrapper/*"},
 	},
 	{
 		Name:       "Rust",

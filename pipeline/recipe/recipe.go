@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -83,8 +84,8 @@ type Recipe struct {
 	// excluded. Default 3.
 	Runs int `yaml:"runs,omitempty" json:"runs,omitempty"`
 	// User runs Install, the tests and the agent. Default "lolbench", a
-	// non-root user the environment image creates; "root" where the
-	// project's tests need it.
+	// non-root user the environment image creates; root is refused, since
+	// the verifier, which is root, must stay out of the tests' reach.
 	User string `yaml:"user,omitempty" json:"user,omitempty"`
 	// Limits bound every container.
 	Limits Limits `yaml:"limits,omitempty" json:"limits,omitempty"`
@@ -144,6 +145,11 @@ type Test struct {
 	// such as "target/surefire-reports/*.xml", ending in a report extension.
 	// Matching files are removed before every run.
 	Results string `yaml:"results,omitempty" json:"results,omitempty"`
+	// Reset names further files the test command reads (a Makefile, a
+	// tox.ini), in lang.TestConfig's syntax: the verifier resets them to
+	// the base commit before every graded run, as it does the language
+	// table's test configuration (issue 11).
+	Reset []string `yaml:"reset,omitempty" json:"reset,omitempty"`
 }
 
 // Limits bound a container. Zero means the default.
@@ -229,6 +235,11 @@ func (r *Recipe) Validate() error {
 	default:
 		bad("test.select", "%q is not one of %s, %s, %s", t.Select, SelectFiles, SelectPackages, SelectNone)
 	}
+	for i, g := range t.Reset {
+		if msg := resetGlobProblem(g); msg != "" {
+			bad(fmt.Sprintf("test.reset[%d]", i), "%q %s", g, msg)
+		}
+	}
 	if t.Select == SelectNone && len(t.Suite) == 0 {
 		bad("test.suite", "empty while test.select is none: nothing would be run")
 	}
@@ -257,7 +268,10 @@ func (r *Recipe) Validate() error {
 	if r.Runs < 0 || r.Runs > 20 {
 		bad("runs", "%d is outside 1..20 (0 means %d)", r.Runs, DefaultRuns)
 	}
-	if r.User != "" && !userRE.MatchString(r.User) {
+	switch {
+	case r.User == "root":
+		bad("user", "root is refused: the tests run unprivileged so that they cannot reach the verifier (docs/architecture.md, \"Grading and its threat model\"); install what needs root through packages")
+	case r.User != "" && !userRE.MatchString(r.User):
 		bad("user", "%q is not a user name", r.User)
 	}
 	l := r.Limits
@@ -314,6 +328,28 @@ func (r *Recipe) Validate() error {
 	return errors.Join(errs...)
 }
 
+// resetGlobProblem says what is wrong with a test.reset entry: a glob, or
+// a slash path ending in one, relative to the repository, optionally with
+// a "[section]".
+func resetGlobProblem(g string) string {
+	glob := g
+	if i := strings.IndexByte(g, '['); i > 0 && strings.HasSuffix(g, "]") && !strings.ContainsAny(g[i+1:len(g)-1], "[]*?/") {
+		glob = g[:i]
+	}
+	switch {
+	case strings.TrimSpace(glob) == "" || strings.ContainsAny(g, "\x00\n\r"):
+		return "is empty or holds a NUL byte or a line break"
+	case strings.HasPrefix(glob, "/"):
+		return "must be relative to the repository"
+	case slicesContains(strings.Split(glob, "/"), ".."):
+		return "leaves the repository"
+	}
+	if _, err := path.Match(glob, ""); err != nil {
+		return "is not a glob: " + err.Error()
+	}
+	return ""
+}
+
 func slicesContains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -357,6 +393,7 @@ func (r Recipe) Defaults() Recipe {
 	r.Packages = append([]string(nil), r.Packages...)
 	r.Install = append([]string(nil), r.Install...)
 	r.Test.Suite = append([]string(nil), r.Test.Suite...)
+	r.Test.Reset = append([]string(nil), r.Test.Reset...)
 	if r.Env != nil {
 		env := make(map[string]string, len(r.Env))
 		for k, v := range r.Env {
@@ -366,9 +403,6 @@ func (r Recipe) Defaults() Recipe {
 	}
 	return r
 }
-
-// Root reports whether the recipe runs as root.
-func (r *Recipe) Root() bool { return r.User == "root" }
 
 // maxRecipeBytes caps a recipe file; real ones are a few hundred bytes.
 const maxRecipeBytes = 1 << 20

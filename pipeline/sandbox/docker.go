@@ -332,10 +332,12 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 		SecurityOpt: []string{"no-new-privileges"},
 	}
 	user := r.User
-	if !r.Root() {
-		hc.CapDrop = []string{"ALL"}
-	} else {
+	hc.CapDrop = []string{"ALL"}
+	if job.AsRoot {
+		// The verifier: root, with only the powers it needs to reset files
+		// the test user owns, run the tests as that user and kill them.
 		user = "root"
+		hc.CapAdd = []string{"CHOWN", "DAC_OVERRIDE", "FOWNER", "KILL", "SETUID", "SETGID"}
 	}
 	env := append([]string{"LOLBENCH_DIR=" + JobDir, "LOLBENCH_TESTBED=" + recipe.Workdir, "LOLBENCH_ROOT="}, job.Env...)
 	cfg := &container.Config{
@@ -444,10 +446,15 @@ func (e *dockerEnv) copyOut(ctx context.Context, id, src, dst string, strip bool
 
 // jobArchive writes the tar that CopyToContainer unpacks at /: the job
 // folder with its files and an out/ folder, the host folders of Mounts and
-// empty folders for Collect. Folders are world-writable so that a non-root
-// user can write in them whatever its uid.
+// empty folders for Collect. For a job run by the recipe's user the
+// folders are world-writable, whatever its uid; for a root job (the
+// verifier) they are root's alone, so that the tests cannot reach them.
 func jobArchive(w io.Writer, job Job) error {
 	tw := tar.NewWriter(w)
+	dirMode, fileMode := int64(0o777), int64(0o644)
+	if job.AsRoot {
+		dirMode, fileMode = 0o700, 0o600
+	}
 	dirs := map[string]bool{}
 	mkdir := func(p string) error {
 		var chain []string
@@ -456,7 +463,7 @@ func jobArchive(w io.Writer, job Job) error {
 		}
 		for i := len(chain) - 1; i >= 0; i-- {
 			dirs[chain[i]] = true
-			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: chain[i] + "/", Mode: 0o777, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: chain[i] + "/", Mode: dirMode, ModTime: tarEpoch, Format: tar.FormatPAX}); err != nil {
 				return err
 			}
 		}
@@ -473,7 +480,11 @@ func jobArchive(w io.Writer, job Job) error {
 		if err := mkdir(path.Dir(JobDir + "/" + name)); err != nil {
 			return err
 		}
-		if err := writeFile(tw, jd+"/"+name, job.Files[name], 0o644); err != nil {
+		mode := fileMode
+		if job.Executables[name] {
+			mode = 0o755
+		}
+		if err := writeFile(tw, jd+"/"+name, job.Files[name], mode); err != nil {
 			return err
 		}
 	}

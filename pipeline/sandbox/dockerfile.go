@@ -12,6 +12,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 )
 
 // fromImage is the image layer 1 starts from: the recipe's image, with the
@@ -41,10 +42,8 @@ func baseDockerfileBody(r recipe.Recipe) string {
 		sort.Strings(pk)
 		fmt.Fprintf(&b, "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s && rm -rf /var/lib/apt/lists/*\n", strings.Join(pk, " "))
 	}
-	if !r.Root() {
-		// useradd (Debian, Fedora) or adduser (Alpine's busybox).
-		fmt.Fprintf(&b, "RUN id -u %[1]s >/dev/null 2>&1 || useradd -m -s /bin/sh %[1]s || adduser -D -s /bin/sh %[1]s\n", r.User)
-	}
+	// useradd (Debian, Fedora) or adduser (Alpine's busybox).
+	fmt.Fprintf(&b, "RUN id -u %[1]s >/dev/null 2>&1 || useradd -m -s /bin/sh %[1]s || adduser -D -s /bin/sh %[1]s\n", r.User)
 	keys := make([]string, 0, len(r.Env))
 	for k := range r.Env {
 		keys = append(keys, k)
@@ -59,24 +58,28 @@ func baseDockerfileBody(r recipe.Recipe) string {
 
 // envDockerfileBody is layer 2 after its FROM line: the base tree in
 // /testbed as a one-commit repository, and the install commands run there
-// as the recipe's user.
+// as the recipe's user. Then root keeps, out of that user's reach, what
+// the verifier puts back before every graded run (guard.PristineDir): the
+// base tree's file list, taken before anything ran, and copies of the
+// repository and of the user's home folder as the install step left them.
 func envDockerfileBody(r recipe.Recipe, base string) string {
 	var b strings.Builder
-	chown := ""
-	if !r.Root() {
-		chown = fmt.Sprintf("--chown=%s:%s ", r.User, r.User)
-	}
-	fmt.Fprintf(&b, "COPY %srepo/ %s/\n", chown, recipe.Workdir)
+	p := guard.PristineDir
+	fmt.Fprintf(&b, "COPY --chown=%[1]s:%[1]s repo/ %[2]s/\n", r.User, recipe.Workdir)
+	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf("mkdir -p -m 0700 %s && cd %s && find . -mindepth 1 ! -type d -print0 >%s/tracked", p, recipe.Workdir, p)))
 	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
-	if !r.Root() {
-		fmt.Fprintf(&b, "USER %s\n", r.User)
-	}
+	fmt.Fprintf(&b, "USER %s\n", r.User)
 	fmt.Fprintf(&b, "RUN %s\n", SnapshotScript())
 	for _, c := range r.Install {
 		// Each command is one RUN in sh -c, so a multi-line command keeps
 		// its meaning and a failure names its step in the build log.
 		fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(c))
 	}
+	b.WriteString("USER root\n")
+	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf(
+		`cp -a %[2]s %[1]s/testbed && home=$(awk -F: -v u=%[3]s '$1 == u { print $6 }' /etc/passwd) && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`,
+		p, recipe.Workdir, r.User)))
+	fmt.Fprintf(&b, "USER %s\n", r.User)
 	fmt.Fprintf(&b, "LABEL %s=env %s=%s\n", LabelLayer, LabelBase, base)
 	return b.String()
 }

@@ -84,8 +84,14 @@ type Job struct {
 	// folder; LOLBENCH_DIR and LOLBENCH_TESTBED are set.
 	Script string
 	// Files are written to LOLBENCH_DIR before the script runs; names are
-	// slash paths that may not leave it.
-	Files map[string][]byte
+	// slash paths that may not leave it. Executables names those that get
+	// the executable bit.
+	Files       map[string][]byte
+	Executables map[string]bool
+	// AsRoot runs the script as root with the powers the verifier needs
+	// (pipeline/sandbox/guard), instead of as the recipe's user; the job's
+	// folders are then root's alone.
+	AsRoot bool
 	// Mounts are host folders copied to absolute paths in the sandbox
 	// (Harbor's /tests and /solution).
 	Mounts map[string]string

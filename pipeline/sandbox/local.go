@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // LocalWarning is printed once by every local executor: it is the whole
@@ -84,6 +86,16 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		pr.CloseWithError(err)
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
+	// The base tree's file list, as the environment image keeps it for the
+	// verifier (guard.PristineDir).
+	if err := os.MkdirAll(env.pristine(), 0o700); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	list := exec.CommandContext(ctx, "sh", "-c", "find . -mindepth 1 ! -type d -print0 >"+testcmd.Quote(filepath.Join(env.pristine(), "tracked")))
+	list.Dir = env.tmpl
+	if out, err := list.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("prepare: list the base tree: %v: %s", err, out)
+	}
 	logf, err := openLog(spec.LogDir, "local-env.log")
 	if err != nil {
 		return nil, err
@@ -107,6 +119,9 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 			return nil, fmt.Errorf("prepare: %s failed: %v (log %s)", what, err, logf.Name())
 		}
 	}
+	if out, err := exec.CommandContext(ctx, "cp", "-a", env.tmpl, filepath.Join(env.pristine(), "testbed")).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("prepare: keep a pristine copy: %v: %s", err, out)
+	}
 	env.info = EnvInfo{Executor: l.Name(), Dir: env.tmpl}
 	ok = true
 	return env, nil
@@ -124,6 +139,10 @@ type localEnv struct {
 
 // Info implements Env.
 func (e *localEnv) Info() EnvInfo { return e.info }
+
+// pristine is what the verifier puts back from (guard.PristineDir in an
+// image).
+func (e *localEnv) pristine() string { return filepath.Join(e.root, "pristine") }
 
 // Close implements Env: the temporary work trees go.
 func (e *localEnv) Close() error { return os.RemoveAll(e.root) }
@@ -177,7 +196,11 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return nil, fmt.Errorf("job %s: %w", job.Name, err)
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+		mode := os.FileMode(0o644)
+		if job.Executables[name] {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, data, mode); err != nil {
 			return nil, fmt.Errorf("job %s: %w", job.Name, err)
 		}
 	}
@@ -203,7 +226,8 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 	defer cancel()
 	cmd := exec.Command("sh", "-c", `sh "$LOLBENCH_DIR/job.sh" >"$LOLBENCH_DIR/out/console.log" 2>&1`)
 	cmd.Dir = testbed
-	cmd.Env = e.environ(tmp, append([]string{"LOLBENCH_DIR=" + lb, "LOLBENCH_TESTBED=" + testbed, "LOLBENCH_ROOT=" + root}, job.Env...))
+	cmd.Env = e.environ(tmp, append([]string{"LOLBENCH_DIR=" + lb, "LOLBENCH_TESTBED=" + testbed, "LOLBENCH_ROOT=" + root,
+		"LOLBENCH_LOCAL=1", "LOLBENCH_PRISTINE=" + e.pristine()}, job.Env...))
 	setProcessGroup(cmd, false)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -97,7 +97,7 @@ func newToy(t *testing.T, r recipe.Recipe) *toy {
 	}
 	r = r.Defaults()
 	return &toy{repo: repo, base: base, head: head,
-		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, []string{"tests/test_new.t", "tests/test_old.t"}), TestPatch: tp, Solution: sp}}
+		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, []string{"tests/test_new.t", "tests/test_old.t"}), TestPatch: tp, Solution: sp, Grader: testGrader(t)}}
 }
 
 func toyRecipe() recipe.Recipe {
@@ -164,7 +164,7 @@ func TestLocalResultsGlob(t *testing.T) {
 	if !reflect.DeepEqual(rep.Classification, toyWant) {
 		t.Fatalf("got  %+v\nwant %+v", rep.Classification, toyWant)
 	}
-	entries, err := os.ReadDir(filepath.Join(logs, "after", "run-1.results"))
+	entries, err := os.ReadDir(filepath.Join(logs, "after", "run-1", "results"))
 	if err != nil || len(entries) != 1 || entries[0].Name() != "1-out.txt" {
 		t.Fatalf("collected results: %v, %v", entries, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -89,15 +90,35 @@ func loadSample(t testing.TB, name string) *sampleTask {
 	}
 	r := rec.Defaults()
 	s := &sampleTask{name: name, repo: repo, base: base, head: head, recipe: r, testFiles: testFiles,
-		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, testFiles), TestPatch: tp, Solution: sp}}
+		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, testFiles), Language: sampleLanguage[name], TestPatch: tp, Solution: sp, Grader: testGrader(t)}}
 	samples[name] = s
 	return s
 }
 
+// sampleLanguage is each sample's language (its canary).
+var sampleLanguage = map[string]string{"tinykv": "Go", "unitconv": "Python"}
+
 var (
 	rootOnce sync.Once
 	rootDir  string
+
+	graderOnce sync.Once
+	graderPath string
+	graderErr  error
 )
+
+// testGrader builds lolbench-grade once per test binary.
+func testGrader(t testing.TB) string {
+	t.Helper()
+	graderOnce.Do(func() {
+		graderPath = filepath.Join(sampleRoot(t), "lolbench-grade")
+		graderErr = BuildGrader(context.Background(), os.Getenv, runtime.GOARCH, graderPath)
+	})
+	if graderErr != nil {
+		t.Fatal(graderErr)
+	}
+	return graderPath
+}
 
 // sampleRoot is a folder shared by the tests of this binary, removed by
 // TestMain.
@@ -118,7 +139,7 @@ func (s *sampleTask) spec(task string) Spec {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if rootDir != "" {
+	if rootDir != "" && os.Getenv("LOLBENCH_KEEP_TEST_DIR") == "" {
 		os.RemoveAll(rootDir)
 	}
 	os.Exit(code)

@@ -52,24 +52,20 @@ func RunOnceScript(r recipe.Recipe, selection []string) string {
 	return b.String()
 }
 
-// SideScript is the job script of one side of a test plan: it applies
-// test.patch and, when present, solution.patch from $LOLBENCH_DIR, then
-// runs the tests runs times, one after the other in the same sandbox,
-// into out/run-N.log, out/run-N.exit and out/run-N.results/. A patch that
-// does not apply leaves out/apply-failed (naming the patch) and its error
-// in out/apply-<name>.err.
-func SideScript(r recipe.Recipe, selection []string) string {
+// GuardScript is the job script that runs the verifier as root in the
+// sandbox (pipeline/sandbox/guard): program is lolbench-grade's "run" for
+// the build's validation runs, or a Harbor task's tests/test.sh; args
+// follow it (shell words, quoted by the caller). In the local executor,
+// which sets LOLBENCH_LOCAL and LOLBENCH_PRISTINE, the verifier runs
+// unisolated on the job's work tree.
+func GuardScript(program string, args ...string) string {
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\n# lolbench side job: apply the patches, run the tests several times.\nset -u\n")
-	b.WriteString("out=\"$LOLBENCH_DIR/out\"\nmkdir -p \"$out\"\ncd \"$LOLBENCH_TESTBED\" || exit 90\n")
-	for _, p := range []string{"test", "solution"} {
-		fmt.Fprintf(&b, "if [ -s \"$LOLBENCH_DIR/%[1]s.patch\" ]; then\n", p)
-		fmt.Fprintf(&b, "\tif ! git apply --whitespace=nowarn \"$LOLBENCH_DIR/%[1]s.patch\" 2>\"$out/apply-%[1]s.err\"; then\n", p)
-		fmt.Fprintf(&b, "\t\techo %[1]s >\"$out/apply-failed\"\n\t\texit 0\n\tfi\nfi\n", p)
+	b.WriteString("#!/bin/sh\n# lolbench: the verifier runs the tests (pipeline/sandbox/guard).\nset -u\n")
+	b.WriteString("set --")
+	for _, a := range args {
+		b.WriteString(" " + a)
 	}
-	fmt.Fprintf(&b, "i=1\nwhile [ $i -le %d ]; do\n", r.Runs)
-	b.WriteString("log=\"$out/run-$i.log\"\nexitfile=\"$out/run-$i.exit\"\nresdir=\"$out/run-$i.results\"\n")
-	b.WriteString(RunOnceScript(r, selection))
-	b.WriteString("i=$((i+1))\ndone\n")
+	b.WriteString("\nif [ -n \"${LOLBENCH_LOCAL:-}\" ]; then\n\tset -- \"$@\" -local -testbed \"$LOLBENCH_TESTBED\" -pristine \"$LOLBENCH_PRISTINE\"\nfi\n")
+	fmt.Fprintf(&b, "exec %s \"$@\"\n", program)
 	return b.String()
 }

@@ -39,6 +39,9 @@ type GitTree struct {
 	Repo *diff.Repo
 	// Commit is a 40-hex SHA.
 	Commit string
+	// Only, when not nil, keeps just these paths (the canonical files of
+	// a task: its test files at the PR's head).
+	Only []string
 }
 
 // Key implements Tree.
@@ -75,6 +78,13 @@ func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
 		dirs[d] = true
 		return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: prefix + d + "/", Mode: 0o755, ModTime: tarEpoch, Format: tar.FormatPAX})
 	}
+	var only map[string]bool
+	if g.Only != nil {
+		only = map[string]bool{}
+		for _, p := range g.Only {
+			only[p] = true
+		}
+	}
 	walker := object.NewTreeWalker(tree, true, nil)
 	defer walker.Close()
 	for {
@@ -87,6 +97,9 @@ func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
 		}
 		switch entry.Mode {
 		case filemode.Dir, filemode.Submodule:
+			continue
+		}
+		if only != nil && !only[name] {
 			continue
 		}
 		if err := mkdirs(path.Dir(name)); err != nil {

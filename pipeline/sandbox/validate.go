@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
@@ -21,11 +23,22 @@ import (
 type Plan struct {
 	// Recipe, with defaults applied.
 	Recipe recipe.Recipe
-	// Selection is the test selection (Selection).
+	// Selection is the test selection (testcmd.Selection).
 	Selection []string
-	// TestPatch adds and changes the PR's tests; Solution is the rest of
-	// the PR, the reference solution.
+	// Language is the candidate's language; it picks the canary.
+	Language string
+	// TestPatch adds and changes the PR's tests (and vendored files); the
+	// verifier applies it after every reset. Solution is the rest of the
+	// PR, the reference solution.
 	TestPatch, Solution []byte
+	// Grader is the static lolbench-grade binary that runs in the sandbox
+	// (BuildGrader).
+	Grader string
+}
+
+// Config is the verifier configuration of the plan's runs: no lists yet.
+func (p Plan) Config() *guard.Config {
+	return &guard.Config{Config: grade.Config{Format: p.Recipe.Test.Format}, Language: p.Language, Recipe: p.Recipe, Selection: p.Selection}
 }
 
 // Run is one run of the tests.
@@ -39,6 +52,11 @@ type Run struct {
 	Counts map[results.Status]int `json:"counts"`
 	// Log is the run's output, relative to the report's folder.
 	Log string `json:"log"`
+	// Void says why the run does not count (tampered with, or the
+	// verifier could not run it); its results are then dropped.
+	Void string `json:"void,omitempty"`
+	// Canaries counts the canaries planted in the run.
+	Canaries int `json:"canaries"`
 	// Results are the judged per-test statuses (not in the JSON report:
 	// the lists carry what matters, the logs the rest).
 	Results []results.Result `json:"-"`
@@ -110,6 +128,22 @@ func Validate(ctx context.Context, env Env, plan Plan, logDir string, w io.Write
 			return rep, nil
 		}
 	}
+	for _, sd := range []Side{rep.Before, rep.After} {
+		for _, run := range sd.Runs {
+			if run.Void != "" {
+				// A run that does not count cannot classify tests: either
+				// the reference solution tampers with the tests, or the
+				// grading design does not hold for this task.
+				rep.Classification = Classify(nil, nil)
+				if msg, ok := strings.CutPrefix(run.Void, "error: "+guard.TestPatchFailure+": "); ok {
+					rep.Rejected = "the test patch does not apply at the base commit: " + msg
+				} else {
+					rep.Rejected = fmt.Sprintf("run %d %s the reference solution is void: %s", run.N, sd.Name, run.Void)
+				}
+				return rep, nil
+			}
+		}
+	}
 	rep.Classification = Classify(sideResults(rep.Before), sideResults(rep.After))
 	if len(rep.FailToPass) == 0 {
 		rep.Rejected = noF2PReason(rep)
@@ -164,72 +198,87 @@ func sideResults(s Side) [][]results.Result {
 	return out
 }
 
-// RunSide runs one side: the job applies test.patch (and solution.patch
-// when solution is not empty) and runs the tests Runs times, one after the
-// other in the same sandbox. outDir receives the job's out/ folder.
+// RunSide runs one side: the verifier (pipeline/sandbox/guard), as root in
+// one sandbox, has the test user apply solution (when not empty), then runs
+// the tests Runs times, resetting the test infrastructure and applying the
+// test patch before each. outDir receives the job's out/ folder: run-N/
+// per run, or apply-error.txt.
 func RunSide(ctx context.Context, env Env, plan Plan, side string, solution []byte, outDir string) (*Side, error) {
 	r := plan.Recipe
-	files := map[string][]byte{"test.patch": plan.TestPatch}
+	if plan.Grader == "" {
+		return nil, errors.New("no lolbench-grade binary for the sandbox")
+	}
+	grader, err := os.ReadFile(plan.Grader)
+	if err != nil {
+		return nil, fmt.Errorf("grader: %w", err)
+	}
+	cfg, err := json.Marshal(plan.Config())
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{guard.ConfigFile: cfg, guard.TestPatchFile: plan.TestPatch, guard.GraderFile: grader}
+	args := []string{"-config", `"$LOLBENCH_DIR/` + guard.ConfigFile + `"`, "-test-patch", `"$LOLBENCH_DIR/` + guard.TestPatchFile + `"`,
+		"-runs", strconv.Itoa(r.Runs), "-out", `"$LOLBENCH_DIR/out"`}
 	if len(solution) > 0 {
 		files["solution.patch"] = solution
+		args = append(args, "-solution", `"$LOLBENCH_DIR/solution.patch"`)
 	}
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
 	}
-	per := time.Duration(r.Limits.TimeoutSec+runKillGrace+30) * time.Second
+	per := time.Duration(r.Limits.TimeoutSec+30) * time.Second
 	job := Job{
-		Name:    side,
-		Script:  SideScript(r, plan.Selection),
-		Files:   files,
-		Timeout: time.Duration(r.Runs)*per + 5*time.Minute,
-		OutDir:  outDir,
+		Name:        side,
+		Script:      GuardScript(`"$LOLBENCH_DIR/`+guard.GraderFile+`" run`, args...),
+		Files:       files,
+		Executables: map[string]bool{guard.GraderFile: true},
+		AsRoot:      true,
+		Timeout:     time.Duration(r.Runs)*per + 5*time.Minute,
+		OutDir:      outDir,
 	}
 	res, err := env.Run(ctx, job)
 	if err != nil {
 		return nil, fmt.Errorf("%s side: %w", side, err)
 	}
 	s := &Side{Name: side, Duration: res.Duration, TimedOut: res.TimedOut}
-	if which, err := os.ReadFile(filepath.Join(outDir, "apply-failed")); err == nil {
-		p := strings.TrimSpace(string(which))
-		msg, _ := os.ReadFile(filepath.Join(outDir, "apply-"+p+".err"))
-		s.ApplyError = p + ": " + strings.TrimSpace(string(msg))
+	if msg, err := os.ReadFile(filepath.Join(outDir, guard.ApplyErrorFile)); err == nil {
+		s.ApplyError = "solution: " + strings.TrimPrefix(strings.TrimSpace(string(msg)), "the solution does not apply: ")
 		return s, nil
 	}
 	for i := 1; i <= r.Runs; i++ {
-		s.Runs = append(s.Runs, readRun(r, outDir, i, res.TimedOut))
+		s.Runs = append(s.Runs, readRun(r, outDir, i, res))
 	}
 	return s, nil
 }
 
-// readRun parses and judges run i of a side's output folder. A run whose
-// exit status is missing did not finish (the job was killed): an error.
-func readRun(r recipe.Recipe, outDir string, i int, jobTimedOut bool) Run {
-	run := Run{N: i, Log: fmt.Sprintf("run-%d.log", i)}
-	logPath := filepath.Join(outDir, run.Log)
-	code := -1
-	if data, err := os.ReadFile(filepath.Join(outDir, fmt.Sprintf("run-%d.exit", i))); err == nil {
-		code, err = strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil {
-			code = -1
+// readRun judges run i of a side's output folder. A run the verifier did
+// not record (the job was killed) is an error, and so is a run it voided.
+func readRun(r recipe.Recipe, outDir string, i int, job *JobResult) Run {
+	dir := guard.RunDir(outDir, i)
+	run := Run{N: i, Log: filepath.ToSlash(filepath.Join(filepath.Base(dir), grade.RunLog))}
+	rec, err := grade.LoadRun(dir)
+	if err != nil {
+		why := "the verifier recorded no run"
+		if job.TimedOut {
+			why += " (the job hit its deadline)"
 		}
-	}
-	exit := grade.ExitOf(code)
-	if code < 0 {
-		exit = results.Exit{Code: 137, Killed: true, TimedOut: jobTimedOut}
-	}
-	resDir := ""
-	if r.Test.Results != "" {
-		resDir = filepath.Join(outDir, fmt.Sprintf("run-%d.results", i))
+		rec = &grade.RunRecord{N: i, Error: why}
 	}
 	var res []results.Result
 	var perr error
-	if code >= 0 {
-		res, perr = grade.ReadResults(r.Test.Format, logPath, resDir)
+	if rec.Error == "" {
+		res, perr = grade.RunResults(r.Test.Format, dir, r.Test.Results != "")
 	}
-	v := grade.Judge(res, exit, perr)
-	run.Exit, run.Status, run.Reason, run.Results = exit, v.Status, v.Reason, v.Results
+	j := grade.JudgeRun(rec, res, perr, nil)
+	run.Exit = grade.ExitOf(rec.Exit)
+	run.Exit.TimedOut = run.Exit.TimedOut || rec.TimedOut
+	run.Status, run.Reason, run.Results = j.Status, j.Reason, j.Results
+	run.Void, run.Canaries = j.Void, len(rec.Canaries)
+	if j.Void != "" {
+		run.Results = nil
+	}
 	run.Counts = map[results.Status]int{}
-	for _, x := range v.Results {
+	for _, x := range run.Results {
 		run.Counts[x.Status]++
 	}
 	return run

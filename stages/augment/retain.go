@@ -11,7 +11,9 @@ import (
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/stages/build"
 )
 
 // runner runs the retention checks' jobs in the task's prepared
@@ -48,7 +50,8 @@ func jobName(s string) string {
 func (x *runner) side(ctx context.Context, name string, testPatch, solution []byte, selection []string, runs int) (*sandbox.Side, error) {
 	r := x.t.recipe
 	r.Runs = runs
-	plan := sandbox.Plan{Recipe: r, Selection: selection, TestPatch: testPatch}
+	plan := sandbox.Plan{Recipe: r, Selection: selection, Language: x.t.language, TestPatch: testPatch,
+		Grader: filepath.Join(x.t.c.Dir, build.TaskDir, filepath.FromSlash(harbor.GraderBin))}
 	name = jobName(name)
 	s, err := sandbox.RunSide(ctx, x.env, plan, name, solution, x.outDir(name))
 	if err != nil {

@@ -231,7 +231,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
 	}
 	defer senv.Close()
-	plan := sandbox.Plan{Recipe: r, Selection: testcmd.Selection(r, sp.TestFiles), TestPatch: sp.TestPatch, Solution: sp.Solution}
+	grader, err := s.graderPath(ctx, env)
+	if err != nil {
+		return err
+	}
+	plan := sandbox.Plan{Recipe: r, Selection: testcmd.Selection(r, sp.TestFiles), Language: info.Language,
+		TestPatch: sp.TestPatch, Solution: sp.Solution, Grader: grader}
 	rep, err := sandbox.Validate(ctx, senv, plan, logs, env.Status)
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
@@ -242,10 +247,6 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
 		record.F2PSections = F2PSections(repo, head, m, sp.TestFiles, rep.FailToPass)
-	}
-	grader, err := s.graderPath(ctx, env)
-	if err != nil {
-		return err
 	}
 	var epText []byte
 	epFormat := ""
@@ -310,9 +311,12 @@ type SplitPR struct {
 	TestPaths []string
 }
 
-// Split splits a PR: files of category lang.Test and lang.TestData make
-// the test patch, every other file the reference solution (a renamed
-// file's two paths go to the side of its new path).
+// Split splits a PR: files of category lang.Test, lang.TestData and
+// lang.Vendor make the test patch, every other file the reference solution
+// (a renamed file's two paths go to the side of its new path). Vendored
+// code goes with the tests: the verifier resets it as test infrastructure
+// (a vendored test library could be made to pass anything), so the PR's
+// vendored changes are part of what it puts in place.
 func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*SplitPR, error) {
 	ch, err := repo.Diff(ctx, base, head)
 	if err != nil {
@@ -325,7 +329,7 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 		if f.Status == diff.Renamed {
 			paths = []string{f.OldPath, f.NewPath}
 		}
-		if f.Category != lang.Test && f.Category != lang.TestData {
+		if f.Category != lang.Test && f.Category != lang.TestData && f.Category != lang.Vendor {
 			solPaths = append(solPaths, paths...)
 			continue
 		}

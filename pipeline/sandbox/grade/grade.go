@@ -53,10 +53,20 @@ type Grade struct {
 	Run    results.Status `json:"run"`
 	Reason string         `json:"reason,omitempty"`
 	Exit   results.Exit   `json:"exit"`
-	// Error is set when the tests could not run at all (the test patch did
+	// Verdict is the grade in one line: "passed", "failed", "tampered:
+	// WHY" or "error: WHY" (issue 11, "a visible verdict").
+	Verdict string `json:"verdict"`
+	// Tampered says why the run is void because the tested code tampered
+	// with it (a canary passed or went missing, processes survived).
+	Tampered string `json:"tampered,omitempty"`
+	// Error is set when the tests could not run at all (the solution did
 	// not apply).
 	Error string `json:"error,omitempty"`
-	Tests []Test `json:"tests"`
+	// Isolated is false when the tests ran unisolated (local executor);
+	// Canaries counts the canaries planted in the run.
+	Isolated bool   `json:"isolated"`
+	Canaries int    `json:"canaries"`
+	Tests    []Test `json:"tests"`
 }
 
 // ExitOf turns a test command's exit status, as the verifier script saw
@@ -75,7 +85,13 @@ func ExitOf(code int) results.Exit {
 // Score grades a run's parsed results. parseErr, when set, is an error the
 // parser returned: what it read is kept but no pass is trusted.
 func Score(cfg Config, res []results.Result, exit results.Exit, parseErr error) Grade {
-	v := Judge(res, exit, parseErr)
+	g := score(cfg, Judge(res, exit, parseErr), exit)
+	g.Verdict = verdictOf(g)
+	return g
+}
+
+// score grades judged results against the lists.
+func score(cfg Config, v results.Verdict, exit results.Exit) Grade {
 	g := Grade{Task: cfg.Task, Run: v.Status, Reason: v.Reason, Exit: exit}
 	st := map[string]results.Status{}
 	for _, r := range v.Results {
@@ -144,10 +160,13 @@ func Judge(res []results.Result, exit results.Exit, parseErr error) results.Verd
 func Failed(cfg Config, why string) Grade {
 	g := Score(cfg, nil, results.Exit{Code: 1}, nil)
 	g.Error, g.Run, g.Reason = why, results.Error, ""
+	g.Verdict = verdictOf(g)
 	return g
 }
 
-// Reward is reward.json: flat numeric fields only, as Harbor reads them.
+// Reward is reward.json. Harbor reads reward.txt before reward.json, and
+// reads reward.json's numbers only; the reason for a 0 is there for people
+// and for lolbench eval, with tampered as a number too.
 type Reward struct {
 	Reward            int `json:"reward"`
 	F2PPassed         int `json:"f2p_passed"`
@@ -156,11 +175,21 @@ type Reward struct {
 	P2PTotal          int `json:"p2p_total"`
 	SectionsCompleted int `json:"sections_completed"`
 	SectionsTotal     int `json:"sections_total"`
+	// Tampered is 1 when the run was void for tampering.
+	Tampered int `json:"tampered"`
+	// Reason is the verdict: "passed", "failed", "tampered: ..." or
+	// "error: ...".
+	Reason string `json:"reason"`
 }
 
 // RewardFields returns the reward.json fields of g.
 func (g Grade) RewardFields() Reward {
-	return Reward{g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal}
+	r := Reward{Reward: g.Reward, F2PPassed: g.F2PPassed, F2PTotal: g.F2PTotal, P2PPassed: g.P2PPassed, P2PTotal: g.P2PTotal,
+		SectionsCompleted: g.SectionsCompleted, SectionsTotal: g.SectionsTotal, Reason: g.Verdict}
+	if g.Tampered != "" {
+		r.Tampered = 1
+	}
+	return r
 }
 
 // Files of the verifier's output folder (/logs/verifier).

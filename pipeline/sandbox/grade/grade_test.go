@@ -31,26 +31,28 @@ func TestScore(t *testing.T) {
 		run      results.Status
 	}{
 		{"all pass", res("f1", "passed", "f2", "passed", "f3", "passed", "p1", "passed", "other", "failed"), results.Exit{Code: 1},
-			nil, Reward{1, 3, 3, 1, 1, 3, 3}, results.Failed},
+			nil, nums(1, 3, 3, 1, 1, 3, 3), results.Failed},
 		{"partial", res("f1", "passed", "f2", "failed", "f3", "passed", "p1", "passed"), results.Exit{Code: 1},
-			nil, Reward{0, 2, 3, 1, 1, 1, 3}, results.Failed},
+			nil, nums(0, 2, 3, 1, 1, 1, 3), results.Failed},
 		{"p2p broken", res("f1", "passed", "f2", "passed", "f3", "passed", "p1", "error"), results.Exit{Code: 1},
-			nil, Reward{0, 3, 3, 0, 1, 3, 3}, results.Error},
+			nil, nums(0, 3, 3, 0, 1, 3, 3), results.Error},
 		{"missing test", res("f1", "passed", "f2", "passed", "p1", "passed"), results.Exit{Code: 0},
-			nil, Reward{0, 2, 3, 1, 1, 2, 3}, results.Passed},
+			nil, nums(0, 2, 3, 1, 1, 2, 3), results.Passed},
 		// A log that claims success while the command exited non-zero
 		// does not pass (the SWE-bench exploit).
 		{"forged log", res("f1", "passed", "f2", "passed", "f3", "passed", "p1", "passed"), results.Exit{Code: 1},
-			nil, Reward{0, 0, 3, 0, 1, 0, 3}, results.Error},
+			nil, nums(0, 0, 3, 0, 1, 0, 3), results.Error},
 		{"timed out", res("f1", "passed", "f2", "passed", "f3", "passed", "p1", "passed"), ExitOf(124),
-			nil, Reward{0, 0, 3, 0, 1, 0, 3}, results.Error},
+			nil, nums(0, 0, 3, 0, 1, 0, 3), results.Error},
 		{"unreadable", res("f1", "passed", "f2", "passed", "f3", "passed", "p1", "passed"), results.Exit{Code: 0},
-			errors.New("bad xml"), Reward{0, 0, 3, 0, 1, 0, 3}, results.Error},
+			errors.New("bad xml"), nums(0, 0, 3, 0, 1, 0, 3), results.Error},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := Score(cfg, tt.res, tt.exit, tt.parseErr)
-			if got := g.RewardFields(); got != tt.want || g.Run != tt.run {
+			got := g.RewardFields()
+			got.Reason = ""
+			if got != tt.want || g.Run != tt.run {
 				t.Fatalf("got %+v run %s, want %+v run %s (%s)", got, g.Run, tt.want, tt.run, g.Reason)
 			}
 			if len(g.Tests) != 4 || g.Tests[0].List != "FAIL_TO_PASS" || g.Tests[3].List != "PASS_TO_PASS" {
@@ -89,7 +91,9 @@ func TestWriteRead(t *testing.T) {
   "p2p_passed": 0,
   "p2p_total": 1,
   "sections_completed": 0,
-  "sections_total": 0
+  "sections_total": 0,
+  "tampered": 0,
+  "reason": "error: the test patch does not apply"
 }
 `
 	if string(txt) != "0\n" || string(js) != wantJS {
@@ -126,4 +130,9 @@ func TestReadResults(t *testing.T) {
 	if got, err := ReadResults("junit", log, rd); err != nil || !reflect.DeepEqual(got, res("c::x", "failed")) {
 		t.Fatalf("merged results: %v %v", got, err)
 	}
+}
+
+// nums is a Reward with its numbers only.
+func nums(reward, f2p, f2pTotal, p2p, p2pTotal, secs, secsTotal int) Reward {
+	return Reward{Reward: reward, F2PPassed: f2p, F2PTotal: f2pTotal, P2PPassed: p2p, P2PTotal: p2pTotal, SectionsCompleted: secs, SectionsTotal: secsTotal}
 }

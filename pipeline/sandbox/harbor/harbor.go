@@ -7,13 +7,16 @@
 //	environment/Dockerfile    the repository at the PR's base commit, built
 //	environment/repo/         the base tree (the Dockerfile's build context)
 //	solution/solve.sh         applies the reference solution
-//	tests/test.sh             the verifier: test patch, F2P/P2P lists, run, grade
-//	tests/lolbench-grade      the result parser (static linux binary)
+//	tests/test.sh             the verifier's entry point: runs lolbench-grade
+//	tests/lolbench-grade      the verifier (static linux binary, pipeline/sandbox/guard)
+//	tests/config.json         the F2P/P2P lists and how to run the tests
+//	tests/test.patch          the PR's test files (and vendored files)
 //	README.md                 for reviewers
 //
-// The agent sees instruction.md and the environment; Harbor copies tests/
-// into the container (at /tests) only to verify, and runs tests/test.sh,
-// which writes /logs/verifier/reward.txt and reward.json.
+// The agent sees instruction.md and the environment, and works as the
+// recipe's unprivileged user; Harbor copies tests/ into the container (at
+// /tests) only to verify, and runs tests/test.sh as root, which writes
+// /logs/verifier/reward.txt, reward.json and grade.json.
 package harbor
 
 import (
@@ -27,7 +30,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -35,7 +37,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 )
 
 // Org is the organisation part of every task name ("lolbench/<id>").
@@ -77,14 +79,8 @@ type Task struct {
 	Grader string
 }
 
-// Config is the verifier's configuration, embedded in tests/test.sh.
-type Config struct {
-	grade.Config
-	BaseCommit string        `json:"base_commit"`
-	Recipe     recipe.Recipe `json:"recipe"`
-	Selection  []string      `json:"selection"`
-	TestPaths  []string      `json:"test_paths"`
-}
+// Config is the verifier's configuration, tests/config.json.
+type Config = guard.Config
 
 // File names of a task folder.
 const (
@@ -93,22 +89,25 @@ const (
 	Dockerfile  = "environment/Dockerfile"
 	RepoDir     = "environment/repo"
 	SolveSh     = "solution/solve.sh"
+	TestsDir    = "tests"
 	TestSh      = "tests/test.sh"
-	GraderBin   = "tests/lolbench-grade"
+	GraderBin   = "tests/" + guard.GraderFile
+	ConfigJSON  = "tests/" + guard.ConfigFile
+	TestPatch   = "tests/" + guard.TestPatchFile
 	Readme      = "README.md"
 )
 
 // Files lists the files every task folder has (RepoDir is a folder).
-var Files = []string{TaskToml, Instruction, Dockerfile, SolveSh, TestSh, GraderBin, Readme}
+var Files = []string{TaskToml, Instruction, Dockerfile, SolveSh, TestSh, GraderBin, ConfigJSON, TestPatch, Readme}
 
 // taskToml is task.toml's shape.
 type taskToml struct {
-	Version     string      `toml:"version"`
-	Task        tomlTask    `toml:"task"`
-	Metadata    tomlMeta    `toml:"metadata"`
-	Verifier    tomlTimeout `toml:"verifier"`
-	Agent       tomlTimeout `toml:"agent"`
-	Environment tomlEnv     `toml:"environment"`
+	SchemaVersion string   `toml:"schema_version"`
+	Task          tomlTask `toml:"task"`
+	Metadata      tomlMeta `toml:"metadata"`
+	Verifier      tomlRun  `toml:"verifier"`
+	Agent         tomlRun  `toml:"agent"`
+	Environment   tomlEnv  `toml:"environment"`
 }
 
 type tomlTask struct {
@@ -130,8 +129,11 @@ type tomlMeta struct {
 	Tags       []string `toml:"tags"`
 }
 
-type tomlTimeout struct {
+// tomlRun is the [verifier] and [agent] tables: the time allowed and the
+// OS user that runs it.
+type tomlRun struct {
 	TimeoutSec float64 `toml:"timeout_sec"`
+	User       string  `toml:"user"`
 }
 
 type tomlEnv struct {
@@ -202,16 +204,18 @@ func write(dir string, t *Task) error {
 		return os.WriteFile(p, data, mode)
 	}
 	tt := taskToml{
-		Version: "1.0",
-		Task:    tomlTask{Name: t.Name()},
+		SchemaVersion: "1.1",
+		Task:          tomlTask{Name: t.Name()},
 		Metadata: tomlMeta{Project: t.Project, Repo: t.Repo, Language: t.Language, Domain: t.Domain,
 			EPID: t.EPID, EPTitle: t.EPTitle, PRNumber: t.PRNumber, BaseCommit: t.BaseCommit,
 			F2PCount: len(t.FailToPass), P2PCount: len(t.PassToPass), Category: "programming",
 			Tags: []string{"lolbench", "long-horizon", strings.ToLower(t.Language)}},
-		// The verifier runs the tests once; the margin covers applying
-		// the test patch and grading.
-		Verifier: tomlTimeout{TimeoutSec: float64(r.Limits.TimeoutSec + 120)},
-		Agent:    tomlTimeout{TimeoutSec: float64(r.Limits.AgentTimeoutSec)},
+		// The verifier runs the tests once; the margin covers resetting,
+		// applying the test patch and grading. It must be root, the agent
+		// must not: the grading design rests on it (docs/architecture.md,
+		// "Grading and its threat model").
+		Verifier: tomlRun{TimeoutSec: float64(r.Limits.TimeoutSec + 120), User: "root"},
+		Agent:    tomlRun{TimeoutSec: float64(r.Limits.AgentTimeoutSec), User: r.User},
 		Environment: tomlEnv{BuildTimeoutSec: 3600, CPUs: r.Limits.CPUs, MemoryMB: r.Limits.MemoryMB,
 			StorageMB: r.Limits.StorageMB, NetworkMode: "no-network"},
 	}
@@ -236,14 +240,20 @@ func write(dir string, t *Task) error {
 		return err
 	}
 	cfg := Config{
-		Config:     grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections},
-		BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
+		Config:   grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections},
+		Language: t.Language, BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
 	}
-	ts, err := testScript(t, cfg)
+	cj, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := put(TestSh, ts, 0o755); err != nil {
+	if err := put(ConfigJSON, append(cj, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := put(TestPatch, t.TestPatch, 0o644); err != nil {
+		return err
+	}
+	if err := put(TestSh, testScript(t), 0o755); err != nil {
 		return err
 	}
 	bin, err := os.ReadFile(t.Grader)
@@ -322,96 +332,30 @@ func solveScript(t *Task) []byte {
 	return b.Bytes()
 }
 
-// configMarker is the heredoc delimiter of the configuration in test.sh.
-const configMarker = "LOLBENCH_CONFIG"
-
-func testScript(t *Task, cfg Config) ([]byte, error) {
-	cj, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if bytes.Contains(cj, []byte("\n"+configMarker+"\n")) {
-		return nil, errors.New("configuration holds the heredoc marker")
-	}
-	r := t.Recipe
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `#!/bin/sh
+// testScript is tests/test.sh: Harbor runs it, as root, once the agent has
+// stopped. Everything is in lolbench-grade, so that the same program
+// grades here, in lolbench verify and in the build.
+func testScript(t *Task) []byte {
+	return []byte(fmt.Sprintf(`#!/bin/sh
 # Verifier of %s (written by lolbench). Harbor copies tests/ into the
-# container and runs this script once the agent has stopped. It puts the
-# PR's test files in place (test patch below, over whatever the agent left at
-# their paths), runs the tests once with a wall-clock limit, and grades the
-# run against the FAIL_TO_PASS and PASS_TO_PASS lists (in the configuration
-# below) with lolbench-grade, which writes reward.txt (1 only when every
-# listed test passed) and reward.json.
-set -u
+# container and runs this script as root once the agent has stopped.
+# lolbench-grade locks tests/ and /logs/verifier away from the tests, kills
+# what the agent left running, resets the test infrastructure, applies the
+# PR's test patch (test.patch), plants canary tests, runs the tests once as
+# %s, kills every process they started, and grades the raw results
+# against the FAIL_TO_PASS and PASS_TO_PASS lists (config.json) into
+# reward.txt (1 only when every listed test passed), reward.json and
+# grade.json. README.md says what it resets. (lolbench verify passes
+# further flags: the agent's patch, and -local for its local executor.)
 T=$(cd "$(dirname "$0")" && pwd)
-TESTBED=${LOLBENCH_TESTBED:-%s}
-OUT=${LOLBENCH_VERIFIER_DIR:-/logs/verifier}
-GRADER=${LOLBENCH_GRADER:-$T/lolbench-grade}
-mkdir -p "$OUT"
-W=$(mktemp -d)
-`, t.Name(), recipe.Workdir)
-	fmt.Fprintf(&b, "cat >\"$W/config.json\" <<'%s'\n%s\n%s\n", configMarker, cj, configMarker)
-	embed(&b, `"$W/test.patch"`, "TEST_PATCH", t.TestPatch)
-	b.WriteString(`grade() { "$GRADER" -config "$W/config.json" -out "$OUT" "$@"; }
-cd "$TESTBED" || { grade -error "no repository at $TESTBED"; exit 0; }
-`)
-	paths := append([]string(nil), t.TestPaths...)
-	sort.Strings(paths)
-	if len(paths) > 0 {
-		b.WriteString("# The PR's test files, as they were at the base commit (or absent).\nfor f in")
-		for _, p := range paths {
-			b.WriteString(" " + testcmd.Quote(p))
-		}
-		fmt.Fprintf(&b, "; do\n\tif git cat-file -e \"%[1]s:$f\" 2>/dev/null; then git checkout -q %[1]s -- \"$f\"; else rm -f -- \"$f\"; fi\ndone\n", sandbox.BaseTag)
-	}
-	b.WriteString(`if ! git apply --whitespace=nowarn "$W/test.patch" 2>"$OUT/apply-test.err"; then
-	grade -error "the test patch does not apply: $(head -n 1 "$OUT/apply-test.err")"
-	exit 0
-fi
-log="$OUT/test-output.log"
-exitfile="$W/exit"
-resdir="$OUT/results"
-`)
-	b.WriteString(sandbox.RunOnceScript(r, t.Selection))
-	if r.Test.Results != "" {
-		b.WriteString("grade -exit \"$(cat \"$exitfile\")\" -log \"$log\" -results \"$resdir\"\n")
-	} else {
-		b.WriteString("grade -exit \"$(cat \"$exitfile\")\" -log \"$log\"\n")
-	}
-	b.WriteString("rm -rf \"$W\"\nexit 0\n")
-	return b.Bytes(), nil
+chmod 0700 "$T/%s" 2>/dev/null
+exec "$T/%s" verify -task "$T" -out /logs/verifier "$@"
+`, t.Name(), t.Recipe.User, guard.GraderFile, guard.GraderFile))
 }
 
-// LoadConfig reads the verifier configuration embedded in a task's
-// tests/test.sh.
+// LoadConfig reads a task's tests/config.json.
 func LoadConfig(dir string) (*Config, error) {
-	p := filepath.Join(dir, filepath.FromSlash(TestSh))
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, fmt.Errorf("harbor task: %w", err)
-	}
-	start := []byte("<<'" + configMarker + "'\n")
-	i := bytes.Index(data, start)
-	if i < 0 {
-		return nil, fmt.Errorf("%s: no embedded configuration (not written by lolbench?)", p)
-	}
-	rest := data[i+len(start):]
-	j := bytes.Index(rest, []byte("\n"+configMarker+"\n"))
-	if j < 0 {
-		return nil, fmt.Errorf("%s: configuration not terminated", p)
-	}
-	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(rest[:j]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("%s: configuration: %w", p, err)
-	}
-	if err := cfg.Recipe.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: configuration: recipe: %w", p, err)
-	}
-	cfg.Recipe = cfg.Recipe.Defaults()
-	return &cfg, nil
+	return guard.LoadConfig(filepath.Join(dir, filepath.FromSlash(ConfigJSON)))
 }
 
 // ReadToml reads a task's task.toml (for checks and export).

@@ -1,6 +1,7 @@
 package harbor
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -154,13 +155,13 @@ func TestWriteComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"version": "1.0",
-		"task":    map[string]any{"name": "lolbench/toy-tep-0001"},
+		"schema_version": "1.1",
+		"task":           map[string]any{"name": "lolbench/toy-tep-0001"},
 		"metadata": map[string]any{"project": "toy", "repo": "example/toy", "language": "Shell", "domain": "testing",
 			"ep_id": "TEP 1", "ep_title": "Features", "pr_number": int64(7), "base_commit": ty.task.BaseCommit,
 			"f2p_count": int64(2), "p2p_count": int64(1), "category": "programming", "tags": []any{"lolbench", "long-horizon", "shell"}},
-		"verifier":    map[string]any{"timeout_sec": 1920.0},
-		"agent":       map[string]any{"timeout_sec": 7200.0},
+		"verifier":    map[string]any{"timeout_sec": 1920.0, "user": "root"},
+		"agent":       map[string]any{"timeout_sec": 7200.0, "user": "lolbench"},
 		"environment": map[string]any{"build_timeout_sec": 3600.0, "cpus": 2.0, "memory_mb": int64(4096), "storage_mb": int64(10240), "network_mode": "no-network"},
 	}
 	if !reflect.DeepEqual(m, want) {
@@ -180,9 +181,8 @@ func TestWriteComplete(t *testing.T) {
 		!reflect.DeepEqual(cfg.Sections, ty.task.Sections) || cfg.Task != "lolbench/toy-tep-0001" || cfg.Recipe.Test.Format != "pytest-ra" {
 		t.Fatalf("config %+v", cfg)
 	}
-	ts, _ := os.ReadFile(filepath.Join(dir, TestSh))
-	if !strings.Contains(string(ts), string(ty.task.TestPatch)) {
-		t.Fatal("test.sh does not carry the test patch")
+	if tp, _ := os.ReadFile(filepath.Join(dir, TestPatch)); !bytes.Equal(tp, ty.task.TestPatch) {
+		t.Fatal("tests/test.patch is not the test patch")
 	}
 	rd, _ := os.ReadFile(filepath.Join(dir, Readme))
 	if !strings.Contains(string(rd), "- `tests/test_new.t::feature` (sections 1)\n") {
@@ -239,16 +239,16 @@ func TestHeredocDelimiter(t *testing.T) {
 
 func TestLoadConfigErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := LoadConfig(dir); err == nil {
-		t.Fatal("no test.sh accepted")
-	}
-	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
-	os.WriteFile(filepath.Join(dir, TestSh), []byte("#!/bin/sh\necho hi\n"), 0o755)
-	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "no embedded configuration") {
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "tests/config.json: no such file") {
 		t.Fatalf("err = %v", err)
 	}
-	os.WriteFile(filepath.Join(dir, TestSh), []byte("cat <<'LOLBENCH_CONFIG'\n{\"bogus\": 1}\nLOLBENCH_CONFIG\n"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "tests"), 0o755)
+	os.WriteFile(filepath.Join(dir, ConfigJSON), []byte(`{"bogus": 1}`), 0o644)
 	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), `unknown field "bogus"`) {
+		t.Fatalf("err = %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, ConfigJSON), []byte(`{"task": "x", "recipe": {"image": "debian", "user": "root", "test": {"command": "t {tests}", "format": "junit"}}}`), 0o644)
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "user: root is refused") {
 		t.Fatalf("err = %v", err)
 	}
 }

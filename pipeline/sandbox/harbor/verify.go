@@ -2,7 +2,6 @@ package harbor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,18 +11,25 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
+	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
 // VerifierDir is where Harbor's verifier writes, inside the container.
 const VerifierDir = "/logs/verifier"
 
 // Verify scores a candidate solution (a patch against the base commit; an
-// empty patch scores the untouched repository) on a task folder, the way
-// Harbor would: the environment is built from environment/Dockerfile
-// (docker) or from environment/repo (local), the solution applied, tests/
-// copied in and tests/test.sh run. The verifier's output is kept in
-// outDir/verifier. A solution that does not apply scores 0 with that
-// reason.
+// empty patch scores the untouched repository) on a task folder the way
+// Harbor runs it, then grades on the host. The environment is built from
+// environment/Dockerfile (docker) or from environment/repo (local); tests/
+// is copied to /tests and tests/test.sh runs as root, with the patch for
+// the verifier to apply as the test user, as an agent's edits would be.
+// The verifier's folder comes back in outDir/verifier: its reward files
+// (what Harbor would read) and run-1/, the raw run. The grade returned,
+// also written to outDir/grade.json, is the host's own, from run-1/ and
+// the task's configuration as the host read it: nothing the container
+// wrote about the grade is taken at its word. A solution that does not
+// apply scores 0 with that reason.
 func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, outDir string, w io.Writer) (*grade.Grade, error) {
 	cfg, err := LoadConfig(dir)
 	if err != nil {
@@ -56,48 +62,42 @@ func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 		return nil, err
 	}
 	defer env.Close()
-	script := `set -u
-cd "$LOLBENCH_TESTBED" || exit 90
-if [ -s "$LOLBENCH_DIR/solution.patch" ]; then
-	if ! git apply --whitespace=nowarn "$LOLBENCH_DIR/solution.patch" 2>"$LOLBENCH_DIR/out/apply-solution.err"; then
-		echo solution >"$LOLBENCH_DIR/out/apply-failed"
-		exit 0
-	fi
-fi
-LOLBENCH_VERIFIER_DIR="$LOLBENCH_ROOT` + VerifierDir + `" sh "$LOLBENCH_ROOT/tests/test.sh"
-`
+	args := []string{"-out", `"$LOLBENCH_ROOT` + VerifierDir + `"`}
 	job := sandbox.Job{
 		Name:    "verify",
-		Script:  script,
 		Files:   map[string][]byte{},
-		Mounts:  map[string]string{"/tests": filepath.Join(dir, "tests")},
+		Mounts:  map[string]string{"/" + TestsDir: filepath.Join(dir, TestsDir)},
+		AsRoot:  true,
 		Timeout: time.Duration(cfg.Recipe.Limits.TimeoutSec+300) * time.Second,
 		OutDir:  outDir,
 		Collect: []string{VerifierDir},
 	}
 	if len(solution) > 0 {
 		job.Files["solution.patch"] = solution
+		args = append(args, "-solution", `"$LOLBENCH_DIR/solution.patch"`)
 	}
-	os.RemoveAll(filepath.Join(outDir, "verifier"))
+	job.Script = sandbox.GuardScript(`sh "$LOLBENCH_ROOT/`+TestSh+`"`, args...)
+	vdir := filepath.Join(outDir, "verifier")
+	os.RemoveAll(vdir)
 	res, err := env.Run(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(outDir, "apply-failed")); err == nil {
-		msg, _ := os.ReadFile(filepath.Join(outDir, "apply-solution.err"))
-		g := grade.Failed(cfg.Config, "the solution does not apply: "+firstLine(strings.TrimSpace(string(msg))))
-		return &g, grade.Write(filepath.Join(outDir, "verifier"), g)
-	}
-	g, err := grade.Read(filepath.Join(outDir, "verifier"))
-	if err != nil {
+	var g grade.Grade
+	if msg, err := os.ReadFile(filepath.Join(vdir, guard.ApplyErrorFile)); err == nil {
+		g = grade.Failed(cfg.Config, strings.TrimSpace(string(msg)))
+	} else if _, err := os.Stat(filepath.Join(guard.RunDir(vdir, 1), grade.RunJSON)); err != nil {
+		why := "the verifier recorded no run"
 		if res.TimedOut {
-			g := grade.Failed(cfg.Config, "the verifier did not finish in time")
-			return &g, nil
+			why = "the verifier did not finish in time"
+		} else if console, _ := os.ReadFile(filepath.Join(outDir, "console.log")); len(console) > 0 {
+			why += ": " + tail(strings.TrimSpace(string(console)), 300)
 		}
-		console, _ := os.ReadFile(filepath.Join(outDir, "console.log"))
-		return nil, errors.Join(err, fmt.Errorf("verifier output: %s", tail(string(console), 800)))
+		g = grade.Failed(cfg.Config, why)
+	} else {
+		g = grade.ScoreRun(cfg.Config, guard.RunDir(vdir, 1), cfg.Recipe.Test.Results != "")
 	}
-	return g, nil
+	return &g, workspace.WriteJSON(filepath.Join(outDir, grade.GradeJSON), g)
 }
 
 func firstLine(s string) string {
