@@ -92,7 +92,7 @@ func TestTaskCommandsBadInput(t *testing.T) {
 		{[]string{"build", "x", "--workspace", dir + "/none"}, "workspace " + dir + "/none does not exist"},
 		{[]string{"build", "nope", "--workspace", dir, "--executor", "local"}, "build: no candidate nope in " + dir},
 		{[]string{"verify", dir}, "verify: --solution is required"},
-		{[]string{"verify", dir, "--solution", "/dev/null", "--executor", "local"}, "harbor task: open " + dir + "/tests/test.sh: no such file or directory"},
+		{[]string{"verify", dir, "--solution", "/dev/null", "--executor", "local"}, "harbor task " + dir + ": no tests/config.json (not a task folder written by lolbench build?)"},
 		{[]string{"verify"}, "accepts 1 arg(s), received 0"},
 		{[]string{"export", "--format", "csv"}, `export: --format "csv": harbor or swebench`},
 		{[]string{"export"}, `export: --format "": harbor or swebench`},

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -355,7 +356,11 @@ exec "$T/%s" verify -task "$T" -out /logs/verifier "$@"
 
 // LoadConfig reads a task's tests/config.json.
 func LoadConfig(dir string) (*Config, error) {
-	return guard.LoadConfig(filepath.Join(dir, filepath.FromSlash(ConfigJSON)))
+	p := filepath.Join(dir, filepath.FromSlash(ConfigJSON))
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("harbor task %s: no %s (not a task folder written by lolbench build?)", dir, ConfigJSON)
+	}
+	return guard.LoadConfig(p)
 }
 
 // ReadToml reads a task's task.toml (for checks and export).
