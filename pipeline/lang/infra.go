@@ -2,6 +2,7 @@ package lang
 
 import (
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -96,4 +97,34 @@ func TestInfraRules(extra []string) []string {
 		out = append(out, "this project's recipe: "+strings.Join(extra, ", "))
 	}
 	return out
+}
+
+// InfraSpec is the test-infrastructure rules in a form other harnesses can
+// apply: the file categories reset as a whole, and the TestConfig globs of
+// every language with a recipe's own, sorted and without duplicates.
+type InfraSpec struct {
+	Categories []Category `json:"categories"`
+	Globs      []string   `json:"globs"`
+}
+
+// TestInfraSpec returns the rules TestInfra applies.
+func TestInfraSpec(extra []string) InfraSpec {
+	seen := map[string]bool{}
+	var globs []string
+	for _, l := range Table {
+		for _, g := range l.TestConfig {
+			if !seen[g] {
+				seen[g] = true
+				globs = append(globs, g)
+			}
+		}
+	}
+	for _, g := range extra {
+		if !seen[g] {
+			seen[g] = true
+			globs = append(globs, g)
+		}
+	}
+	sort.Strings(globs)
+	return InfraSpec{Categories: []Category{Test, TestData, Vendor}, Globs: globs}
 }

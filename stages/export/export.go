@@ -37,6 +37,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
@@ -111,6 +112,13 @@ type Instance struct {
 	F2PSections map[string][]string `json:"f2p_sections"`
 	TestCommand string              `json:"test_command"`
 	TestFormat  string              `json:"test_format"`
+	// TestInfra says which paths a harness must reset to the base commit
+	// before it applies test_patch, beyond test_patch's own files
+	// (lang.TestInfraRules): a SWE-bench harness resets only those, so an
+	// agent's conftest.py or TestMain would survive it. lolbench's own
+	// grading (lolbench verify, and lolbench eval on predictions) does all
+	// of issue 11's checks; this is what the format can carry of them.
+	TestInfra lang.InfraSpec `json:"test_infra_reset"`
 }
 
 // Run implements pipeline.WorkspaceStage. Only candidates whose build
@@ -282,6 +290,7 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 		CreatedAt: rec.CreatedAt, Version: rec.Version, EnvironmentSetupCommit: rec.BaseCommit,
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, Language: info.Language, Domain: info.Domain,
 		Sections: secs, F2PSections: f2ps, TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
+		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset),
 	}, nil
 }
 

@@ -77,7 +77,7 @@ func TestExportSWEBench(t *testing.T) {
 		`"problem_statement":"# Nine\n\nText.\n","hints_text":"","FAIL_TO_PASS":["m.TestA"],"PASS_TO_PASS":["m.TestB","m.TestC"],` +
 		`"created_at":"2026-02-03T04:05:06Z","version":"b-12345678","environment_setup_commit":"b","ep_id":"PEP 9","ep_title":"Nine","pr_number":9,` +
 		`"language":"Go","domain":"databases","sections":[{"id":"1","title":"Nine"}],"f2p_sections":{"m.TestA":["1"]},` +
-		`"test_command":"go test -json ./...","test_format":"go-json"}` + "\n"
+		`"test_command":"go test -json ./...","test_format":"go-json","test_infra_reset":{"categories":["test","test-data","vendor"],"globs":["*.pth",".babelrc",".cargo/config",".cargo/config.toml",".mocharc*",".mvn/jvm.config",".mvn/maven.config",".mvn/wrapper/*",".pytest.ini","babel.config.*","conftest.py","go.mod[replace]","go.work","go.work.sum","gradle/wrapper/*","gradlew","jest.config.*","jest.setup.*","junit-platform.properties","karma.conf.*","mvnw","pyproject.toml[tool.pytest]","pytest.ini","rust-toolchain","rust-toolchain.toml","setup.cfg[tool:pytest]","sitecustomize.py","tox.ini[pytest]","usercustomize.py","vitest.config.*","vitest.setup.*","vitest.workspace.*"]}}` + "\n"
 	if string(data) != want {
 		t.Fatalf("got\n%s\nwant\n%s", data, want)
 	}

@@ -137,9 +137,9 @@ type Judged struct {
 //
 // The canaries decide first. One reported passed or skipped means
 // something rewrote the results: the run is void, "tampered". One missing
-// means the same, unless the run reported nothing at all (an error), its
-// unit failed as a whole, or, for a canary planted last, a listed test of
-// its unit failed first (a crash stops the rest of a Go test binary). Then
+// beside passing tests of its unit means the same, unless its unit failed
+// as a whole, or, for a canary planted last, a listed test of its unit
+// failed first (a crash stops the rest of a Go test binary). Then
 // the canaries are taken out and results.Judge applies the exit-code rule;
 // when every canary failed as it must, the non-zero exit they cause is not
 // held against the other results.
@@ -193,7 +193,8 @@ func allFailed(cs []Canary, st map[string]results.Status) bool {
 	return true
 }
 
-// canaryTampering says why the canaries show tampering, or "".
+// canaryTampering says why the canaries show tampering, or "": a canary
+// reported passed or skipped, or missing beside tests that passed.
 func canaryTampering(rec *RunRecord, real []results.Result, st map[string]results.Status, exit results.Exit, listed map[string]bool) string {
 	var names []string
 	for _, c := range rec.Canaries {
@@ -217,12 +218,28 @@ func canaryTampering(rec *RunRecord, real []results.Result, st map[string]result
 		if _, ok := st[c.Name]; ok {
 			continue
 		}
-		if unitFailed(c, real, listed) {
+		if !passedIn(c, real) || unitFailed(c, real, listed) {
 			continue
 		}
 		return "canary missing (" + c.File + ")"
 	}
 	return ""
+}
+
+// passedIn reports whether a test of the canary's unit (of the run, when
+// the unit is not known) passed. A canary goes missing honestly when its
+// tests never ran (a collection error stops pytest, a package does not
+// build); it is a sign of tampering only beside passes.
+func passedIn(c Canary, real []results.Result) bool {
+	for _, r := range real {
+		if r.Status != results.Passed {
+			continue
+		}
+		if c.Unit == "" || strings.HasPrefix(r.Name, c.Unit+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // unitFailed reports whether a missing canary is explained: its unit failed

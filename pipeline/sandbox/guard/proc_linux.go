@@ -6,7 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"runtime"
+	"os/exec"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,33 +138,25 @@ func killStrays() (int, error) {
 // killUser kills every process of uid, at once: kill(-1) sent with uid's
 // credentials reaches exactly the processes uid may signal, and the kernel
 // delivers it to all of them under one lock, so none can fork away. The
-// credentials are changed on one locked OS thread only (setresuid on a
-// raw thread is per thread on Linux), and that thread ends with its
-// goroutine.
-func killUser(uid int) error {
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		// Never unlocked: the thread is dropped when the goroutine returns.
-		if _, _, e := syscall.RawSyscall(syscall.SYS_SETRESUID, uintptr(uid), uintptr(uid), 0); e != 0 {
-			errc <- fmt.Errorf("setresuid %d: %w", uid, e)
-			return
-		}
-		_, _, e := syscall.RawSyscall(syscall.SYS_KILL, ^uintptr(0), uintptr(syscall.SIGKILL), 0)
-		if e != 0 && e != syscall.ESRCH {
-			errc <- fmt.Errorf("kill -1 as uid %d: %w", uid, e)
-			return
-		}
-		errc <- nil
-	}()
-	return <-errc
+// shell that sends it runs as uid (and spares only itself).
+func killUser(uid, gid int) error {
+	cmd := exec.Command("/bin/sh", "-c", "kill -9 -1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}}
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	cmd.Dir = "/"
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("kill the processes of uid %d: %w", uid, err)
+	}
+	cmd.Wait() // kill reports an error when uid had no process left: fine
+	return nil
 }
 
 // userProcs lists the live processes of uid ("pid name").
 func userProcs(uid int) []string {
 	var out []string
+	self := os.Getpid()
 	for _, p := range listProcs() {
-		if p.ownedBy(uid) && p.alive() {
+		if p.pid != self && p.ownedBy(uid) && p.alive() {
 			out = append(out, fmt.Sprintf("%d %s", p.pid, p.name))
 		}
 	}

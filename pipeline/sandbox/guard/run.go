@@ -586,8 +586,10 @@ func (g *runner) resetSections(p string, rec *grade.RunRecord) error {
 }
 
 // checkPath refuses a PATH the test user could slip a wrapper into: every
-// folder on it, and every folder above, must be the verifier's alone,
-// unless it lies in the home folder that was just put back.
+// folder on it, and every folder above, must be writable by root alone,
+// unless it lies in the home folder that was just put back. (The golang
+// image's /go/bin, world-writable, is refused: a recipe then sets PATH
+// without it.)
 func (g *runner) checkPath() error {
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		if d == "" || !filepath.IsAbs(d) {
@@ -605,7 +607,9 @@ func (g *runner) checkPath() error {
 			if err == nil {
 				st, _ := fi.Sys().(*syscall.Stat_t)
 				m := fi.Mode()
-				if st != nil && (int(st.Uid) == g.uid || m&0o002 != 0 && m&os.ModeSticky == 0 || m&0o020 != 0 && int(st.Gid) == g.gid) {
+				// A sticky bit does not help: it keeps others' files, but
+				// anyone may add a new one that shadows a tool further on.
+				if st != nil && (int(st.Uid) == g.uid || m&0o002 != 0 || m&0o020 != 0 && int(st.Gid) == g.gid) {
 					return fmt.Errorf("PATH folder %s is writable by the test user %s: a wrapper there could stand in for the test tools", p, g.r.User)
 				}
 			}
@@ -821,7 +825,7 @@ func (g *runner) execute(ctx context.Context, command, dir string, rec *grade.Ru
 	stop := func() {
 		killGroup(cmd.Process.Pid)
 		if !g.opts.Local {
-			killUser(g.uid)
+			killUser(g.uid, g.gid)
 		}
 	}
 	timer := time.AfterFunc(time.Duration(g.r.Limits.TimeoutSec)*time.Second, func() { timedOut.Store(true); stop() })
@@ -846,7 +850,7 @@ func (g *runner) execute(ctx context.Context, command, dir string, rec *grade.Ru
 		killGroup(cmd.Process.Pid)
 	} else {
 		rec.Leftovers = len(userProcs(g.uid))
-		if err := killUser(g.uid); err != nil {
+		if err := killUser(g.uid, g.gid); err != nil {
 			return err
 		}
 		if left := userProcs(g.uid); len(left) > 0 {

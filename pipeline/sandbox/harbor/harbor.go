@@ -274,7 +274,7 @@ func instruction(t *Task) []byte {
 	fmt.Fprintf(&b, "The repository of %s is checked out in `%s`, at the commit just before this proposal was implemented. ", t.Project, recipe.Workdir)
 	b.WriteString("Your job is to implement the enhancement proposal below in that repository, the way its maintainers would: change the code in place; there is nothing to submit, the state of the repository when you stop is your solution.\n\n")
 	b.WriteString("- The proposal below is your specification. Follow what it says about names, formats, errors and behaviour exactly; hidden tests check it.\n")
-	b.WriteString("- Tests are optional and separate. You may write and run your own, but they do not count: after you stop, the project's test files that check the proposal are put in place (replacing any file of the same path) and run.\n")
+	b.WriteString("- Tests are optional and separate. You may write and run your own, but they do not count: after you stop, every test file and test configuration is put back as it was at this commit, the project's test files that check the proposal are added, and those run.\n")
 	b.WriteString("- There is no network. Everything the project needs to build and run its tests is installed already; you cannot download packages.\n")
 	b.WriteString("- Keep the existing behaviour working: tests that pass now must still pass.\n\n")
 	b.WriteString("---\n\n")

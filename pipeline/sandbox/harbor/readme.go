@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 )
 
@@ -34,7 +35,15 @@ func readme(t *Task) []byte {
 	b.WriteString("- `instruction.md`: what the agent reads, a short preamble and the proposal.\n")
 	fmt.Fprintf(&b, "- `environment/`: the Dockerfile and the base tree (`repo/`); the image holds the repository in `%s` as a one-commit git repository tagged `lolbench-base`, with the recipe's install commands run.\n", recipe.Workdir)
 	b.WriteString("- `solution/solve.sh`: applies the reference solution (the PR without its test files).\n")
-	b.WriteString("- `tests/test.sh`: the verifier; it restores and patches the PR's test files, runs the tests once and calls `tests/lolbench-grade`, which writes `/logs/verifier/reward.txt` and `reward.json`. Hidden from the agent.\n\n")
+	b.WriteString("- `tests/`: the verifier, hidden from the agent. `test.sh` runs `lolbench-grade` as root; `config.json` holds the FAIL_TO_PASS and PASS_TO_PASS lists and how to run the tests; `test.patch` the PR's test files. It writes `/logs/verifier/reward.txt`, `reward.json` (with the reason for a 0) and `grade.json`, and keeps the raw run in `/logs/verifier/run-1/`.\n\n")
+	b.WriteString("## What the verifier does\n\n")
+	fmt.Fprintf(&b, "The agent works as `%s`; the verifier runs as root (task.toml's `[verifier] user`) and grades only what it saw itself. Before the tests run it kills every process the agent left, puts the home folder of `%s`, the install step's outputs in the repository and `.git` back as the image built them, and resets the test infrastructure to the base commit, then applies the PR's test patch. ", r.User, r.User)
+	b.WriteString("It then plants canary tests, which must fail, under random names beside the tests, runs the tests once as the unprivileged user, kills every process they started, and grades from the raw results. A run where a canary passed or went missing, or where processes survived, scores 0 with the reason `tampered: ...`.\n\n")
+	b.WriteString("Reset to the base commit (new such files are removed), so tests an agent writes itself do not count, and cannot change how the PR's tests run:\n\n")
+	for _, rule := range lang.TestInfraRules(r.Test.Reset) {
+		fmt.Fprintf(&b, "- %s\n", rule)
+	}
+	b.WriteString("\n")
 
 	if rep := t.Report; rep != nil {
 		b.WriteString("## How the lists were made\n\n")

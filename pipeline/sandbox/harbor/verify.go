@@ -31,6 +31,16 @@ const VerifierDir = "/logs/verifier"
 // wrote about the grade is taken at its word. A solution that does not
 // apply scores 0 with that reason.
 func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, outDir string, w io.Writer) (*grade.Grade, error) {
+	return VerifySession(ctx, ex, dir, solution, "", outDir, w)
+}
+
+// VerifySession is Verify after an agent's session: session, a shell
+// script, runs first in the container as the recipe's user in /testbed,
+// with /logs/verifier writable by all, as Harbor may mount it. Whatever it
+// leaves behind (processes, files, a moved tag, hooks) is what the
+// verifier must withstand (docs/architecture.md, "Grading and its threat
+// model"); the exploit suite (test/exploits) plays agents this way.
+func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, session, outDir string, w io.Writer) (*grade.Grade, error) {
 	cfg, err := LoadConfig(dir)
 	if err != nil {
 		return nil, err
@@ -77,6 +87,10 @@ func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 		args = append(args, "-solution", `"$LOLBENCH_DIR/solution.patch"`)
 	}
 	job.Script = sandbox.GuardScript(`sh "$LOLBENCH_ROOT/`+TestSh+`"`, args...)
+	if session != "" {
+		job.Files["session.sh"] = []byte(session)
+		job.Script = strings.Replace(job.Script, "\nexec ", "\n"+sessionScript(cfg.Recipe.User)+"exec ", 1)
+	}
 	vdir := filepath.Join(outDir, "verifier")
 	os.RemoveAll(vdir)
 	res, err := env.Run(ctx, job)
@@ -98,6 +112,19 @@ func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 		g = grade.ScoreRun(cfg.Config, guard.RunDir(vdir, 1), cfg.Recipe.Test.Results != "")
 	}
 	return &g, workspace.WriteJSON(filepath.Join(outDir, grade.GradeJSON), g)
+}
+
+// sessionScript runs $LOLBENCH_DIR/session.sh as the test user before the
+// verifier (the docker executor only: the local one has no users).
+func sessionScript(user string) string {
+	return fmt.Sprintf(`if [ -z "${LOLBENCH_LOCAL:-}" ]; then
+	mkdir -p "$LOLBENCH_ROOT%[2]s" && chmod 0777 "$LOLBENCH_ROOT%[2]s"
+	cp "$LOLBENCH_DIR/session.sh" /tmp/session.sh && chmod 0755 /tmp/session.sh
+	home=$(awk -F: -v u=%[1]s '$1 == u { print $6 }' /etc/passwd)
+	(cd "$LOLBENCH_TESTBED" && HOME="$home" setpriv --reuid=%[1]s --regid=%[1]s --clear-groups sh /tmp/session.sh) >"$LOLBENCH_DIR/out/session.log" 2>&1
+	rm -f /tmp/session.sh
+fi
+`, user, VerifierDir)
 }
 
 func firstLine(s string) string {
