@@ -76,6 +76,13 @@ func TestParseErrors(t *testing.T) {
 			`recipe r.yaml: test.format: unknown test-result format "tap" (known: junit, go-json, cargo, pytest-ra)`},
 		{"bad image", "image: 'Bad Image'\ntest: {command: 'x {tests}', format: junit}\n",
 			`recipe r.yaml: image: "Bad Image" is not a Docker image reference`},
+		{"root user", "image: debian\nuser: root\ntest: {command: 'x {tests}', format: junit}\n",
+			`recipe r.yaml: user: root is refused: the tests run unprivileged so that they cannot reach the verifier (docs/architecture.md, "Grading and its threat model"); install what needs root through packages`},
+		{"bad reset globs", "image: debian\ntest: {command: 'x {tests}', format: junit, reset: ['/etc/passwd', '../x', 'a[', '', 'tox.ini[pytest]', 'Makefile']}\n",
+			"recipe r.yaml: test.reset[0]: \"/etc/passwd\" must be relative to the repository\n" +
+				"test.reset[1]: \"../x\" leaves the repository\n" +
+				"test.reset[2]: \"a[\" is not a glob: syntax error in pattern\n" +
+				"test.reset[3]: \"\" is empty or holds a NUL byte or a line break"},
 		{"bad package and user", "image: debian\npackages: ['git; rm -rf /']\nuser: 'Root User'\ntest: {command: 'x {tests}', format: junit}\n",
 			"recipe r.yaml: packages[0]: \"git; rm -rf /\" is not a Debian package name\nuser: \"Root User\" is not a user name"},
 		{"results leaves", "image: debian\ntest: {command: 'x {tests}', format: junit, results: '../x.xml'}\n",

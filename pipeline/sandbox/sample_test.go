@@ -27,6 +27,7 @@ type sampleTask struct {
 	recipe     recipe.Recipe
 	plan       Plan
 	testFiles  []string
+	testPaths  []string
 }
 
 var (
@@ -89,7 +90,7 @@ func loadSample(t testing.TB, name string) *sampleTask {
 		t.Fatal(err)
 	}
 	r := rec.Defaults()
-	s := &sampleTask{name: name, repo: repo, base: base, head: head, recipe: r, testFiles: testFiles,
+	s := &sampleTask{name: name, repo: repo, base: base, head: head, recipe: r, testFiles: testFiles, testPaths: testPaths,
 		plan: Plan{Recipe: r, Selection: testcmd.Selection(r, testFiles), Language: sampleLanguage[name], TestPatch: tp, Solution: sp, Grader: testGrader(t)}}
 	samples[name] = s
 	return s

@@ -218,7 +218,7 @@ func RunSide(ctx context.Context, env Env, plan Plan, side string, solution []by
 	}
 	files := map[string][]byte{guard.ConfigFile: cfg, guard.TestPatchFile: plan.TestPatch, guard.GraderFile: grader}
 	args := []string{"-config", `"$LOLBENCH_DIR/` + guard.ConfigFile + `"`, "-test-patch", `"$LOLBENCH_DIR/` + guard.TestPatchFile + `"`,
-		"-runs", strconv.Itoa(r.Runs), "-out", `"$LOLBENCH_DIR/out"`}
+		"-runs", strconv.Itoa(r.Runs), "-out", `"$LOLBENCH_DIR/out"`, "-fresh"}
 	if len(solution) > 0 {
 		files["solution.patch"] = solution
 		args = append(args, "-solution", `"$LOLBENCH_DIR/solution.patch"`)

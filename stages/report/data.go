@@ -19,6 +19,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/rules"
 	"github.com/lolbench/lolbench/stages/audit"
@@ -231,6 +232,10 @@ type buildView struct {
 	Err    string
 	Record *build.Record
 	Task   bool // the task folder exists
+	// Canaries is the number of canaries the verifier planted in each
+	// validation run (issue 11); Void lists the runs it voided, with why.
+	Canaries []int
+	Void     []string
 }
 
 type enhancementView struct {
@@ -569,6 +574,16 @@ func loadBuild(c *pipeline.Candidate, st *pipeline.Status) buildView {
 	v.Record = rec
 	if fi, err := os.Stat(filepath.Join(c.Dir, build.TaskDir)); err == nil && fi.IsDir() {
 		v.Task = true
+	}
+	if rep := rec.Report; rep != nil {
+		for _, side := range []sandbox.Side{rep.Before, rep.After} {
+			for _, r := range side.Runs {
+				v.Canaries = append(v.Canaries, r.Canaries)
+				if r.Void != "" {
+					v.Void = append(v.Void, fmt.Sprintf("%s, run %d: %s", side.Name, r.N, r.Void))
+				}
+			}
+		}
 	}
 	return v
 }

@@ -51,6 +51,13 @@ type Options struct {
 	Testbed, Pristine string
 	// Local runs unisolated, as the caller's user (the local executor).
 	Local bool
+	// Fresh says the caller started the sandbox for this invocation and
+	// nothing ran in it as the test user before: the first run then skips
+	// putting back the home folder and the temporary folders, which nothing
+	// could have touched (the repository is still checked, since the
+	// solution was applied in it). A Harbor task never says so: an agent
+	// ran there.
+	Fresh bool
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
 }
@@ -142,6 +149,8 @@ type runner struct {
 	// validation side see what the earlier ones left there, as a real
 	// suite run again does (the build's flaky-test detection needs it).
 	tmp string
+	// since is when the sandbox started (syncTree); zero unisolated.
+	since time.Time
 }
 
 func newRunner(opts Options) (*runner, error) {
@@ -179,6 +188,9 @@ func newRunner(opts Options) (*runner, error) {
 	var err error
 	if g.testbed, err = os.OpenRoot(g.opts.Testbed); err != nil {
 		return nil, fmt.Errorf("the repository: %w", err)
+	}
+	if !opts.Local {
+		g.since = sandboxStart()
 	}
 	if g.tmp, err = g.userTemp("tmp"); err != nil {
 		g.close()
@@ -357,12 +369,15 @@ func (g *runner) runOnce(ctx context.Context, n int) *grade.RunRecord {
 		g.logf("run %d: %s", n, rec.Error)
 		return rec
 	}
-	if err := g.restore(rec); err != nil {
+	t0 := time.Now()
+	if err := g.restore(rec, n == 1 && g.opts.Fresh); err != nil {
 		return fail("restoring the environment", err)
 	}
+	t1 := time.Now()
 	if err := g.resetInfra(rec); err != nil {
 		return fail("resetting the test infrastructure", err)
 	}
+	t2 := time.Now()
 	if g.opts.TestPatch != "" {
 		msg, err := g.apply(ctx, g.opts.TestPatch)
 		if err == nil && msg != "" {
@@ -390,24 +405,47 @@ func (g *runner) runOnce(ctx context.Context, n int) *grade.RunRecord {
 		return fail("removing old reports", err)
 	}
 	sel := append(append([]string(nil), g.cfg.Selection...), extra...)
+	t3 := time.Now()
 	if err := g.execute(ctx, testcmd.TestCommand(g.r, sel), dir, rec); err != nil {
 		return fail("running the tests", err)
 	}
 	if err := g.collectReports(dir); err != nil {
 		return fail("collecting the reports", err)
 	}
+	g.logf("run %d: restore %v, reset %v, test patch and %d canaries %v, tests %v (exit %d), after %v",
+		n, t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), len(rec.Canaries), t3.Sub(t2).Round(time.Millisecond),
+		rec.Duration.Round(time.Millisecond), rec.Exit, time.Since(t3.Add(rec.Duration)).Round(time.Millisecond))
 	return rec
 }
 
 // restore puts the test user's home folder, the install step's outputs and
 // .git back as the image built them, and removes the test user's files
-// from the shared temporary folders.
-func (g *runner) restore(rec *grade.RunRecord) error {
+// from the shared temporary folders (but for the repository's, not when
+// the sandbox is fresh).
+func (g *runner) restore(rec *grade.RunRecord, fresh bool) error {
 	if g.pristine == nil {
 		return nil
 	}
 	for _, r := range g.roots {
-		c, err := syncTree(g.testbed, g.pristine, r)
+		var c int
+		var err error
+		lfi, lerr := g.testbed.Lstat(r)
+		pfi, perr := g.pristine.Lstat(r)
+		if lerr == nil && perr == nil && lfi.IsDir() && pfi.IsDir() && !g.since.IsZero() {
+			sub, serr := g.testbed.OpenRoot(r)
+			src, perr := g.pristine.OpenRoot(r)
+			if err = errors.Join(serr, perr); err == nil {
+				c, err = syncChanged(filepath.Join(g.opts.Testbed, r), sub, src, g.since)
+			}
+			if sub != nil {
+				sub.Close()
+			}
+			if src != nil {
+				src.Close()
+			}
+		} else {
+			c, err = syncTree(g.testbed, g.pristine, r, g.since)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", r, err)
 		}
@@ -415,7 +453,7 @@ func (g *runner) restore(rec *grade.RunRecord) error {
 			rec.Reset.Synced = append(rec.Reset.Synced, r)
 		}
 	}
-	if g.opts.Local {
+	if g.opts.Local || fresh {
 		return nil
 	}
 	if g.home != "" {
@@ -426,7 +464,7 @@ func (g *runner) restore(rec *grade.RunRecord) error {
 				src.Close()
 				return fmt.Errorf("home folder %s: %w", g.home, err)
 			}
-			c, err := syncTree(dst, src, ".")
+			c, err := syncChanged(g.home, dst, src, g.since)
 			dst.Close()
 			src.Close()
 			if err != nil {

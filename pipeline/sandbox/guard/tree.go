@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // The tree operations below run as root in a folder the tested code wrote.
@@ -204,12 +205,22 @@ func walkFiles(dir string, skip func(rel string, isDir bool) bool) ([]string, er
 }
 
 // syncTree makes dst/p exactly what src/p is: files, links, folders and
-// their permission bits and owners; what src lacks is removed. It reads
-// both sides and writes only what differs.
-func syncTree(dst, src *os.Root, p string) (changed int, err error) {
+// their permission bits and owners; what src lacks is removed. It writes
+// only what differs.
+//
+// since, when not zero, is when the sandbox started: what the tests or an
+// agent changed since then has a later change time (ctime), which nobody
+// but the kernel sets. An entry of dst changed before since is the image's
+// own and is left without reading it, and a folder unchanged since then
+// has the image's entries; this keeps a large home folder cheap to check.
+func syncTree(dst, src *os.Root, p string, since time.Time) (changed int, err error) {
+	dfi, derr := dst.Lstat(p)
+	if derr == nil && !since.IsZero() && !dfi.IsDir() && ctime(dfi).Before(since) {
+		return 0, nil
+	}
 	sfi, err := src.Lstat(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, err := dst.Lstat(p); err == nil {
+		if derr == nil {
 			return 1, remove(dst, p)
 		}
 		return 0, nil
@@ -228,9 +239,8 @@ func syncTree(dst, src *os.Root, p string) (changed int, err error) {
 		return 1, put(dst, p, e)
 	}
 	uid, gid := owner(sfi)
-	dfi, err := dst.Lstat(p)
-	if err != nil || !dfi.IsDir() {
-		if err == nil {
+	if derr != nil || !dfi.IsDir() {
+		if derr == nil {
 			if err := remove(dst, p); err != nil {
 				return 0, err
 			}
@@ -242,15 +252,27 @@ func syncTree(dst, src *os.Root, p string) (changed int, err error) {
 			return 0, err
 		}
 		changed++
+		if dfi, err = dst.Lstat(p); err != nil {
+			return changed, err
+		}
 	}
-	if err := dst.Chmod(p, sfi.Mode().Perm()); err != nil {
-		return changed, err
+	// Only what differs is written: on an overlay file system, even a
+	// chmod copies a folder up from the image's layer.
+	if duid, dgid := owner(dfi); dfi.Mode().Perm() != sfi.Mode().Perm() || duid != uid || dgid != gid {
+		if err := dst.Chmod(p, sfi.Mode().Perm()); err != nil {
+			return changed, err
+		}
+		if err := dst.Lchown(p, uid, gid); err != nil {
+			return changed, err
+		}
 	}
-	if err := dst.Lchown(p, uid, gid); err != nil {
-		return changed, err
+	roots := []*os.Root{src, dst}
+	if !since.IsZero() && ctime(dfi).Before(since) {
+		// No entry was added, removed or renamed here since the start.
+		roots = []*os.Root{dst}
 	}
 	names := map[string]bool{}
-	for _, r := range []*os.Root{src, dst} {
+	for _, r := range roots {
 		f, err := r.Open(p)
 		if err != nil {
 			return changed, err
@@ -270,13 +292,61 @@ func syncTree(dst, src *os.Root, p string) (changed int, err error) {
 	}
 	sort.Strings(keys)
 	for _, n := range keys {
-		c, err := syncTree(dst, src, path.Join(p, n))
+		c, err := syncTree(dst, src, path.Join(p, n), since)
 		changed += c
 		if err != nil {
 			return changed, err
 		}
 	}
 	return changed, nil
+}
+
+// syncChanged is syncTree over folder dir (dst's own path on disk) for
+// what changed since the sandbox started: a plain walk of dir finds the
+// entries whose change time is later, the highest of each branch, and
+// syncTree handles only those. Without since it is syncTree of ".".
+func syncChanged(dir string, dst, src *os.Root, since time.Time) (int, error) {
+	if since.IsZero() {
+		return syncTree(dst, src, ".", since)
+	}
+	var suspects []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if !ctime(fi).Before(since) {
+			rel, _ := filepath.Rel(dir, p)
+			suspects = append(suspects, filepath.ToSlash(rel))
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	changed := 0
+	for _, p := range suspects {
+		c, err := syncTree(dst, src, p, since)
+		changed += c
+		if err != nil {
+			return changed, err
+		}
+	}
+	return changed, nil
+}
+
+// ctime is when an entry's metadata last changed.
+func ctime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+	}
+	return time.Now()
 }
 
 func owner(fi fs.FileInfo) (int, int) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func writeTree(t *testing.T, dir string, files map[string]string) {
@@ -83,7 +84,7 @@ func TestSyncTree(t *testing.T) {
 	os.RemoveAll(filepath.Join(dst, "home", ".cache"))
 	os.Symlink(outside, filepath.Join(dst, "home", ".cache"))
 	syscall.Mkfifo(filepath.Join(dst, "home", "fifo"), 0o644)
-	if _, err := syncTree(openRoot(t, dst), openRoot(t, src), "home"); err != nil {
+	if _, err := syncTree(openRoot(t, dst), openRoot(t, src), "home", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := listTree(t, dst), listTree(t, src); !reflect.DeepEqual(got, want) {
@@ -92,7 +93,7 @@ func TestSyncTree(t *testing.T) {
 	if got := listTree(t, outside); !reflect.DeepEqual(got, []string{"secret=s"}) {
 		t.Fatalf("outside touched: %q", got)
 	}
-	if c, err := syncTree(openRoot(t, dst), openRoot(t, src), "home"); err != nil || c != 0 {
+	if c, err := syncTree(openRoot(t, dst), openRoot(t, src), "home", time.Time{}); err != nil || c != 0 {
 		t.Fatalf("second sync changed %d: %v", c, err)
 	}
 }

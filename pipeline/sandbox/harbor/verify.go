@@ -86,6 +86,10 @@ func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solutio
 		job.Files["solution.patch"] = solution
 		args = append(args, "-solution", `"$LOLBENCH_DIR/solution.patch"`)
 	}
+	if session == "" {
+		// Nothing ran in the new sandbox before the verifier.
+		args = append(args, "-fresh")
+	}
 	job.Script = sandbox.GuardScript(`sh "$LOLBENCH_ROOT/`+TestSh+`"`, args...)
 	if session != "" {
 		job.Files["session.sh"] = []byte(session)

@@ -72,6 +72,7 @@ func runOnly(ctx context.Context, args []string, stderr io.Writer) int {
 	testbed := fl.String("testbed", "", "the repository (default /testbed)")
 	pristine := fl.String("pristine", "", "the pristine copies (default "+guard.PristineDir+")")
 	local := fl.Bool("local", false, "run unisolated as the caller (local executor)")
+	fresh := fl.Bool("fresh", false, "the sandbox was started for this run and nothing ran in it before")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -85,7 +86,7 @@ func runOnly(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	o, err := guard.Run(ctx, guard.Options{Config: cfg, TestPatch: *testPatch, Solution: *solution, Runs: *runs,
-		Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Log: stderr})
+		Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "lolbench-grade: %v\n", err)
 		return 1
@@ -109,6 +110,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	testbed := fl.String("testbed", "", "the repository (default /testbed)")
 	pristine := fl.String("pristine", "", "the pristine copies (default "+guard.PristineDir+")")
 	local := fl.Bool("local", false, "run unisolated as the caller (local executor)")
+	fresh := fl.Bool("fresh", false, "the sandbox was started for this run and nothing ran in it before (lolbench verify)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -127,7 +129,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		cfg = c
 		o, err := guard.Run(ctx, guard.Options{Config: cfg, TestPatch: filepath.Join(*task, guard.TestPatchFile), Solution: *solution, Runs: 1,
-			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Log: stderr})
+			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr})
 		if err != nil {
 			return grade.Grade{}, err
 		}
