@@ -12,7 +12,7 @@ import (
 var R27 = &Rule{
 	ID:    27,
 	Name:  "touched-scope-coverage",
-	Doc:   `Every changed (class, function) scope of every source file of the PR, resolved with tree-sitter on the pre-change tree for deleted lines and on the post-change tree for added lines (pr scopes), occurs in at least one Direct modifications or Associated changes row with the same file, class and function; and every row of a file that tree-sitter resolves names either a changed scope or no function (a file-level or class-body row). Changes outside every function are file-level and exempt. Add a row for each missing scope, and fix rows whose scope the PR did not change. A row whose function is right but whose class is not is reported once, at the row, with the scope to write. Files that a directory, glob or aggregate entry stands for are rule 20's until it is split.`,
+	Doc:   `Every changed (class, function) scope of every source file of the PR, resolved with tree-sitter on the pre-change tree for deleted lines and on the post-change tree for added lines (pr scopes), occurs in at least one Direct modifications or Associated changes row with the same file, class and function. A change in a class body outside every method (a field, an enum constant, a class attribute) is the class's own scope, written Class | - ; only changes outside every class and function are file-level and exempt. Every row of a file that tree-sitter resolves names a changed scope, a class the PR changes (Class | -), or nothing (a file-level row, - | -). Add a row for each missing scope, and fix rows whose scope the PR did not change, including a Class | - row for a class that does not exist or did not change. A row whose function is right but whose class is not is reported once, at the row, with the scope to write. Files that a directory, glob or aggregate entry stands for are rule 20's until it is split.`,
 	Check: checkR27,
 }
 
@@ -100,10 +100,12 @@ func checkR27(p *Pass) {
 		for _, row := range rows[f] {
 			k := RowScope(row.r)
 			switch {
-			case k.Function == "":
-				// file-level or class-body row: exempt
+			case k == ScopeKey{}:
+				// a file-level row: file-level lines are exempt
 			case touched[k]:
 				covered[k] = true
+			case k.Function == "" && classTouched(touched, k.Class):
+				// a class-body row of a class whose methods alone changed
 			default:
 				stray = append(stray, row)
 			}
@@ -119,9 +121,12 @@ func checkR27(p *Pass) {
 			k := RowScope(row.r)
 			where := fmt.Sprintf("scope %s:%s", f, k)
 			head := fmt.Sprintf("the %s row of block %d names `%s` in `%s`, a scope the PR does not change", row.table, row.b.Number, k, f)
+			if k.Function == "" {
+				head = fmt.Sprintf("the %s row of block %d names class `%s` in `%s`, a class the PR does not change", row.table, row.b.Number, k.Class, f)
+			}
 			if want, ok := r27Suggest(k, missing, explained); ok {
 				explained[want] = true
-				p.Reportf(row.r.Line, where, "%s; the PR changes `%s`: write class %s, function `%s`", head, want, r27Class(want.Class), want.Function)
+				p.Reportf(row.r.Line, where, "%s; the PR changes `%s`: write class %s, function %s", head, want, r27Cell(want.Class), r27Cell(want.Function))
 				continue
 			}
 			p.Reportf(row.r.Line, where, "%s; %s, or remove the function to make it a file-level row", head, r27Changed(f, scopes[f]))
@@ -133,10 +138,20 @@ func checkR27(p *Pass) {
 			if explained[k] {
 				continue
 			}
-			p.Reportf(0, fmt.Sprintf("scope %s:%s", f, k), "the PR changes `%s` in `%s`, but no Direct modifications or Associated changes row names it; add the row | `%s` | %s | `%s` | to %s",
-				k, f, f, r27Class(k.Class), k.Function, r27Blocks(rows[f]))
+			p.Reportf(0, fmt.Sprintf("scope %s:%s", f, k), "the PR changes `%s` in `%s`, but no Direct modifications or Associated changes row names it; add the row | `%s` | %s | %s | to %s",
+				k, f, f, r27Cell(k.Class), r27Cell(k.Function), r27Blocks(rows[f]))
 		}
 	}
+}
+
+// classTouched reports whether any changed scope of a file is in class c.
+func classTouched(touched map[ScopeKey]bool, c string) bool {
+	for k := range touched {
+		if k.Class == c {
+			return true
+		}
+	}
+	return false
 }
 
 // r27Suggest picks the changed scope a stray row most likely means: an
@@ -173,8 +188,8 @@ func r27Changed(f string, scopes []ScopeKey) string {
 	return fmt.Sprintf("the PR changes %s of `%s`: name one of them", strings.Join(names, ", "), f)
 }
 
-// r27Class writes a Class cell.
-func r27Class(c string) string {
+// r27Cell writes a Class or Function cell.
+func r27Cell(c string) string {
 	if c == "" {
 		return "-"
 	}

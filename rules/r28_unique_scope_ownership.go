@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -11,11 +12,11 @@ import (
 var R28 = &Rule{
 	ID:    28,
 	Name:  "unique-scope-ownership",
-	Doc:   `Each changed (file, class, function) scope has one canonical owner, even when its file serves several sections: it appears in the Direct modifications of at most one block, at most once there, and not also in the same block's Associated changes. Other blocks may list it under Associated changes. File-level and class-body rows (no function) are exempt: their lines are file-level, and a file or a class body may serve several sections. Keep the scope in the Direct modifications of the block of the most specific section that implements it, and list it under Associated changes elsewhere. Paths that are not PR files are rule 2's, and directory, glob and aggregate entries rule 20's.`,
+	Doc:   `Each changed (file, class, function) scope, class-body scopes (Class | -) included, has exactly one canonical owner across the Direct modifications and Associated changes of all blocks, even when its file serves several sections (paper: a unique semantic owner). The owner is the block that lists it under Direct modifications: at most one block may, at most once, and not also under its own Associated changes; other blocks may refer to it under Associated changes. A scope listed only under Associated changes must be so in one block alone, which then owns it. File-level rows (- | -) are exempt: a file's imports may serve several sections. The advice names the block that holds the most of the file's other rows, where the scope most likely belongs. Paths that are not PR files are rule 2's, and directory, glob and aggregate entries rule 20's.`,
 	Check: checkR28,
 }
 
-// r28Use is one Direct modifications row naming a scope.
+// r28Use is one row naming a scope.
 type r28Use struct {
 	b    *mapping.Block
 	line int
@@ -24,10 +25,11 @@ type r28Use struct {
 func checkR28(p *Pass) {
 	var order []fileScope
 	direct := map[fileScope][]r28Use{}
+	assoc := map[fileScope][]r28Use{}
 	key := func(r *mapping.CodeRow) (fileScope, bool) {
 		path := strings.TrimSpace(r.Path)
 		k := RowScope(r)
-		if path == "" || k.Function == "" {
+		if path == "" || k == (ScopeKey{}) {
 			return fileScope{}, false
 		}
 		if p.PRFile[path] == nil && (p.Change != nil || p.AggregatePath(path) != "") {
@@ -35,24 +37,38 @@ func checkR28(p *Pass) {
 		}
 		return fileScope{path, k}, true
 	}
-	for i := range p.Mapping.Blocks {
-		b := &p.Mapping.Blocks[i]
-		for j := range b.Direct.Rows {
-			r := &b.Direct.Rows[j]
-			k, ok := key(r)
+	note := func(m map[fileScope][]r28Use, rows []mapping.CodeRow, b *mapping.Block) {
+		for j := range rows {
+			k, ok := key(&rows[j])
 			if !ok {
 				continue
 			}
-			if direct[k] == nil {
+			if direct[k] == nil && assoc[k] == nil {
 				order = append(order, k)
 			}
-			direct[k] = append(direct[k], r28Use{b, r.Line})
+			m[k] = append(m[k], r28Use{b, rows[j].Line})
 		}
+	}
+	for i := range p.Mapping.Blocks {
+		b := &p.Mapping.Blocks[i]
+		note(direct, b.Direct.Rows, b)
+		note(assoc, b.Associated.Rows, b)
 	}
 
 	for _, k := range order {
 		uses := direct[k]
-		owner := r28Owner(p, uses)
+		if len(uses) == 0 {
+			// No Direct row: the Associated rows must name one block.
+			as := assoc[k]
+			for i, u := range as[1:] {
+				if u.b == as[0].b || r28Earlier(as[:i+1], u.b) != nil {
+					continue
+				}
+				p.Reportf(u.line, r28Where(k), "`%s` of `%s` is listed under Associated changes in blocks %d (section %s, line %d) and %d, and under Direct modifications in none: a scope has one owner; list it under the Direct modifications of %s",
+					k.scope, k.file, as[0].b.Number, as[0].b.Section, as[0].line, u.b.Number, r28Owner(p, k, as))
+			}
+			continue
+		}
 		for i, u := range uses {
 			if i == 0 {
 				continue
@@ -67,25 +83,16 @@ func checkR28(p *Pass) {
 					continue // already reported for this block
 				}
 				p.Reportf(u.line, r28Where(k), "`%s` of `%s` is also in the Direct modifications of block %d (section %s, line %d): a scope has one owner; keep it in the Direct modifications of %s and list it under Associated changes in the other blocks",
-					k.scope, k.file, first.b.Number, first.b.Section, first.line, owner)
+					k.scope, k.file, first.b.Number, first.b.Section, first.line, r28Owner(p, k, uses))
 			}
 		}
-	}
-
-	// The same scope in a block's Direct modifications and its Associated
-	// changes.
-	for i := range p.Mapping.Blocks {
-		b := &p.Mapping.Blocks[i]
-		for j := range b.Associated.Rows {
-			r := &b.Associated.Rows[j]
-			k, ok := key(r)
-			if !ok {
-				continue
-			}
-			for _, u := range direct[k] {
-				if u.b == b {
-					p.Reportf(r.Line, r28Where(k), "`%s` of `%s` is in both tables of block %d (Direct modifications at line %d); remove it from Associated changes",
-						k.scope, k.file, b.Number, u.line)
+		// The same scope in a block's Direct modifications and its
+		// Associated changes.
+		for _, a := range assoc[k] {
+			for _, u := range uses {
+				if u.b == a.b {
+					p.Reportf(a.line, r28Where(k), "`%s` of `%s` is in both tables of block %d (Direct modifications at line %d); remove it from Associated changes",
+						k.scope, k.file, a.b.Number, u.line)
 					break
 				}
 			}
@@ -105,30 +112,48 @@ func r28Earlier(uses []r28Use, b *mapping.Block) *r28Use {
 	return nil
 }
 
-// r28Owner says which block should keep the scope: the one of the most
-// specific (deepest) section, when exactly one block's section is deepest.
-func r28Owner(p *Pass, uses []r28Use) string {
-	var best *mapping.Block
-	depth, ties := -1, 0
+// r28Owner says which of the blocks that list a scope should own it: the
+// one holding the most rows of the scope's file besides the scope's own,
+// where the scope's neighbours are; on a tie, the block of the deepest
+// section; on a further tie, none in particular.
+func r28Owner(p *Pass, k fileScope, uses []r28Use) string {
+	type cand struct {
+		b           *mapping.Block
+		rows, depth int
+	}
+	var cs []cand
 	for _, u := range uses {
-		if u.b == best {
+		if slices.ContainsFunc(cs, func(c cand) bool { return c.b == u.b }) {
 			continue
 		}
-		d := strings.Count(strings.TrimSpace(u.b.Section), ".") + 1
+		c := cand{b: u.b, depth: strings.Count(strings.TrimSpace(u.b.Section), ".") + 1}
 		if s := p.SectionByID[strings.TrimSpace(u.b.Section)]; s != nil {
-			d = s.Level
+			c.depth = s.Level
 		}
-		switch {
-		case d > depth:
-			best, depth, ties = u.b, d, 0
-		case d == depth:
-			ties++
+		for _, t := range [][]mapping.CodeRow{u.b.Direct.Rows, u.b.Associated.Rows} {
+			for j := range t {
+				if strings.TrimSpace(t[j].Path) == k.file && RowScope(&t[j]) != k.scope {
+					c.rows++
+				}
+			}
 		}
+		cs = append(cs, c)
 	}
-	if ties > 0 || best == nil {
+	slices.SortStableFunc(cs, func(a, b cand) int {
+		if a.rows != b.rows {
+			return b.rows - a.rows
+		}
+		return b.depth - a.depth
+	})
+	switch {
+	case len(cs) == 0:
+		return "the block of the section that implements it"
+	case len(cs) > 1 && cs[0].rows == cs[1].rows && cs[0].depth == cs[1].depth:
 		return "the block of the section that implements it most specifically"
+	case cs[0].rows > 0 && (len(cs) == 1 || cs[0].rows > cs[1].rows):
+		return fmt.Sprintf("block %d (section %s, which holds %d other row(s) of `%s`)", cs[0].b.Number, cs[0].b.Section, cs[0].rows, k.file)
 	}
-	return fmt.Sprintf("block %d (section %s, the most specific)", best.Number, best.Section)
+	return fmt.Sprintf("block %d (section %s, the most specific)", cs[0].b.Number, cs[0].b.Section)
 }
 
 func r28Where(k fileScope) string { return fmt.Sprintf("scope %s:%s", k.file, k.scope) }

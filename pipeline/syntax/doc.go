@@ -10,11 +10,16 @@
 //
 // A changed line's scope is the innermost named function whose lines
 // contain it, and that function's class. Deleted lines are resolved on the
-// pre-change tree, added lines on the post-change tree (rule 27). A line
-// outside every function, including a line in a class body between
-// methods (a field, an enum constant), is file-level: empty class and
-// function. When one function ends on the line where the next starts, the
-// later one wins.
+// pre-change tree, added lines on the post-change tree (rule 27). A line in
+// a class body outside every function (a field, an enum constant, a Go
+// struct field, a class attribute, a class's own header) is in its class's
+// class-body scope: the innermost class, and an empty function (issue 12;
+// the paper's rule 27 exempts only file-level changes). A line outside
+// every function and class is file-level: empty class and function. A
+// function wins over a class at any depth: a class declared inside a
+// function is part of that function's scope, but for its own methods.
+// When one entity ends on the line where the next starts, the later one
+// wins.
 //
 // An entity's lines run from its first decorator, annotation or attribute
 // (and from its export, template<...> or "const x =" wrapper) to its last
@@ -116,7 +121,8 @@
 // function) name no pre-change entity has; a renamed file is compared with
 // its old path. Overloads share a name, so an added overload of an
 // existing function is not new. A Scope is New when a new entity has its
-// (class, function); file-level scopes never are.
+// (class, function): a class-body scope when its class is new; file-level
+// scopes never are.
 //
 // # Performance and hostile input
 //

@@ -31,9 +31,7 @@ type Entity struct {
 	Signature string `json:"signature"`
 }
 
-// IsFunction reports whether e is a function-like entity; only those
-// define scopes (a line inside a class but outside every function is
-// file-level).
+// IsFunction reports whether e is a function-like entity.
 func (e Entity) IsFunction() bool { return e.Function != "" }
 
 // Name is the qualified name: "Class.Function", "Class" or "Function".
@@ -53,25 +51,43 @@ type key struct{ class, function string }
 
 func (e Entity) key() key { return key{e.Class, e.Function} }
 
+// scopeKey is the scope of the lines an entity encloses: a class's own
+// lines are its class-body scope (class, ""), like the class's key; an
+// impl block's are those of the type it implements.
+func (e Entity) scopeKey() key { return e.key() }
+
 // Enclosing returns the scope of a 1-based line: the class and function of
-// the innermost function entity whose lines contain it, or two empty
-// strings when no function does (file-level; rule 27 exempts these). When
-// two functions share the line (one ends where the next starts), the later
-// one wins; of identical spans, the last in the slice.
+// the innermost function entity whose lines contain it; else, for a line
+// in a class body outside every function (a field, an enum constant), the
+// innermost class and an empty function; else two empty strings
+// (file-level, which rule 27 exempts). When two entities share the line
+// (one ends where the next starts), the later one wins; of identical
+// spans, the last in the slice.
 func Enclosing(entities []Entity, line int) (class, function string) {
+	if i := innermost(entities, line, Entity.IsFunction); i >= 0 {
+		return entities[i].Class, entities[i].Function
+	}
+	if i := innermost(entities, line, Entity.isClass); i >= 0 {
+		return entities[i].Class, ""
+	}
+	return "", ""
+}
+
+func (e Entity) isClass() bool { return !e.IsFunction() }
+
+// innermost is the index of the innermost entity that is and contains
+// line, or -1.
+func innermost(entities []Entity, line int, is func(Entity) bool) int {
 	best := -1
 	for i, e := range entities {
-		if !e.IsFunction() || line < e.Start || line > e.End {
+		if !is(e) || line < e.Start || line > e.End {
 			continue
 		}
 		if best < 0 || !innerThan(entities[best], e) {
 			best = i
 		}
 	}
-	if best < 0 {
-		return "", ""
-	}
-	return entities[best].Class, entities[best].Function
+	return best
 }
 
 // innerThan orders candidates that contain the same line: a later start is
@@ -84,13 +100,26 @@ func innerThan(a, b Entity) bool {
 }
 
 // enclosingAll resolves many ascending lines in one sweep; it returns, per
-// line, the index of the innermost function entity or -1, exactly as
-// Enclosing would. The sweep keeps the open functions on a stack so that a
-// file with many entities and many changed lines costs O(E log E + L).
+// line, the index of the entity Enclosing would take (the innermost
+// function, else the innermost class) or -1. The sweeps keep the open
+// entities on a stack so that a file with many entities and many changed
+// lines costs O(E log E + L).
 func enclosingAll(entities []Entity, lines []int) []int {
+	out := sweep(entities, lines, Entity.IsFunction)
+	classes := sweep(entities, lines, Entity.isClass)
+	for i := range out {
+		if out[i] < 0 {
+			out[i] = classes[i]
+		}
+	}
+	return out
+}
+
+// sweep is enclosingAll over the entities that are.
+func sweep(entities []Entity, lines []int, is func(Entity) bool) []int {
 	order := make([]int, 0, len(entities))
 	for i, e := range entities {
-		if e.IsFunction() && e.Start <= e.End {
+		if is(e) && e.Start <= e.End {
 			order = append(order, i)
 		}
 	}

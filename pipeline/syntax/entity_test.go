@@ -295,8 +295,8 @@ func TestEnclosing(t *testing.T) {
 		line            int
 		class, function string
 	}{
-		{0, "", ""}, {1, "", ""}, {2, "A", "f"}, {4, "A", "f"}, {5, "A", "g"},
-		{6, "A", "g.h"}, {7, "A", "g.h"}, {8, "A", "g"}, {10, "", ""}, {21, "", ""},
+		{0, "", ""}, {1, "A", ""}, {2, "A", "f"}, {4, "A", "f"}, {5, "A", "g"},
+		{6, "A", "g.h"}, {7, "A", "g.h"}, {8, "A", "g"}, {10, "A", ""}, {21, "", ""},
 	}
 	for _, tt := range tests {
 		c, f := Enclosing(ents, tt.line)

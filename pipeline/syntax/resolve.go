@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -57,7 +58,8 @@ func (o Options) parseTimeout() time.Duration {
 // Scope is one (file, class, function) tuple touched by the change, with
 // its changed lines on each side (paper, section 3.2; rule 27: deleted
 // lines are resolved on the pre-change tree, added lines on the
-// post-change tree). Class and Function are empty for file-level lines.
+// post-change tree). Function is empty for a class body's lines outside
+// every function (class-body scope); both are empty for file-level lines.
 type Scope struct {
 	File      string `json:"file"`
 	Class     string `json:"class"`
@@ -65,7 +67,8 @@ type Scope struct {
 	PreLines  []int  `json:"pre_lines"`
 	PostLines []int  `json:"post_lines"`
 	// New is true when the (class, function) scope exists only after the
-	// change: one of the file's NewEntities has this class and function.
+	// change: one of the file's NewEntities has this class and function
+	// (for a class-body scope, the class is new).
 	New bool `json:"new"`
 }
 
@@ -241,6 +244,7 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 		}
 	}
 	var ents [2][]Entity
+	var srcs [2][]byte
 	for i, s := range sides {
 		if s == nil {
 			continue
@@ -256,6 +260,7 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 		if err != nil {
 			return fileOutcome{}, fmt.Errorf("resolve scopes: %w", err)
 		}
+		srcs[i] = src
 		ents[i], err = p.EntitiesContext(ctx, s.language, src)
 		switch {
 		case errors.Is(err, ErrTimeout):
@@ -275,16 +280,17 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	byKey := map[key]*Scope{}
 	var order []key
-	add := func(entities []Entity, lines []int, post bool) {
+	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) {
 		idx := enclosingAll(entities, lines)
+		text := lineIndex(src)
 		for li, line := range lines {
 			k := key{}
-			if idx[li] >= 0 {
-				k = entities[idx[li]].key()
+			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || !trivia(sd.language, text(line))) {
+				k = entities[i].scopeKey()
 			}
 			s := byKey[k]
 			if s == nil {
-				s = &Scope{File: path, Class: k.class, Function: k.function, PreLines: []int{}, PostLines: []int{}, New: k.function != "" && freshKeys[k]}
+				s = &Scope{File: path, Class: k.class, Function: k.function, PreLines: []int{}, PostLines: []int{}, New: k != (key{}) && freshKeys[k]}
 				byKey[k] = s
 				order = append(order, k)
 			}
@@ -295,12 +301,54 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 			}
 		}
 	}
-	add(ents[0], sortedLines(f.OldLines), false)
-	add(ents[1], sortedLines(f.NewLines), true)
+	if sides[0] != nil {
+		add(ents[0], sortedLines(f.OldLines), false, sides[0], srcs[0])
+	}
+	if sides[1] != nil {
+		add(ents[1], sortedLines(f.NewLines), true, sides[1], srcs[1])
+	}
 	for _, k := range order {
 		out.scopes = append(out.scopes, *byKey[k])
 	}
 	return out, nil
+}
+
+// lineIndex returns a function that gives 1-based line n of src.
+func lineIndex(src []byte) func(n int) []byte {
+	var starts []int
+	return func(n int) []byte {
+		if starts == nil {
+			starts = append(starts, 0)
+			for i, c := range src {
+				if c == '\n' {
+					starts = append(starts, i+1)
+				}
+			}
+		}
+		if n < 1 || n > len(starts) {
+			return nil
+		}
+		end := len(src)
+		if n < len(starts) {
+			end = starts[n] - 1
+		}
+		return src[starts[n-1]:end]
+	}
+}
+
+// trivia reports whether a line of a class body carries no code: blank,
+// or a comment line. Such lines stay file-level, so that the blank line
+// and the doc comment before a new method do not count as a change of its
+// class's body.
+func trivia(language string, line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 {
+		return true
+	}
+	if language == "Python" {
+		return t[0] == '#'
+	}
+	return bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("/*")) || t[0] == '*'
 }
 
 // newEntities lists the entities of post whose qualified name is not in

@@ -60,12 +60,15 @@ func TestResolve(t *testing.T) {
 		}
 		wantScopes := []Scope{
 			{File: "lib/helpers.py", Class: "Cache", Function: "get", PreLines: []int{4}, PostLines: []int{4}},
-			{File: "pkg/server.go", Class: "", Function: "", PreLines: []int{}, PostLines: []int{5}},
 			{File: "pkg/server.go", Class: "", Function: "old", PreLines: []int{9, 10}, PostLines: []int{}},
+			// A struct field: the struct's class-body scope.
+			{File: "pkg/server.go", Class: "Server", Function: "", PreLines: []int{}, PostLines: []int{5}},
 			{File: "pkg/server.go", Class: "Server", Function: "Start", PreLines: []int{7}, PostLines: []int{8}},
 			{File: "pkg/server.go", Class: "Server", Function: "listen", PreLines: []int{}, PostLines: []int{10, 11}, New: true},
 			{File: "src/old.rs", Class: "", Function: "gone", PreLines: []int{1, 2, 3}, PostLines: []int{}},
-			{File: "web/app.ts", Class: "", Function: "", PreLines: []int{}, PostLines: []int{1, 5, 6}},
+			{File: "web/app.ts", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6}},
+			// A new class: its own lines are its class-body scope, new too.
+			{File: "web/app.ts", Class: "App", Function: "", PreLines: []int{}, PostLines: []int{1, 5}, New: true},
 			{File: "web/app.ts", Class: "App", Function: "run", PreLines: []int{}, PostLines: []int{2, 3, 4}, New: true},
 		}
 		if !reflect.DeepEqual(res.Scopes, wantScopes) {
@@ -144,5 +147,46 @@ func TestResolveTimeout(t *testing.T) {
 	want := []Scope{{File: "a/small.py", Class: "", Function: "f", PreLines: []int{2}, PostLines: []int{2}}}
 	if !reflect.DeepEqual(res.Scopes, want) {
 		t.Errorf("scopes %+v, want %+v", res.Scopes, want)
+	}
+}
+
+// TestClassBodyScopes: a field, a class attribute and an enum constant are
+// changes of their class's body (issue 12); the blank line and the comment
+// before an added method are not, nor is a class nested in a function.
+func TestClassBodyScopes(t *testing.T) {
+	r := newTestRepo(t)
+	base := r.commit(map[string]string{
+		"m.py": "class Meta:\n    name = 'x'\n\n    def get(self):\n        return self.name\n",
+		"S.java": "class S {\n    int a;\n\n    void f() {}\n}\n",
+		"k.go": "package k\n\ntype K struct {\n\ta int\n}\n",
+	})
+	head := r.commit(map[string]string{
+		"m.py": "class Meta:\n    name = 'x'\n    license_files = None\n\n    def get(self):\n        return self.name\n\n    # A helper.\n    def put(self):\n        class Local:\n            z = 1\n        return Local\n",
+		"S.java": "class S {\n    int a;\n    static final int B = 2;\n\n    void f() {}\n\n    /** Doc. */\n    void g() {}\n}\n",
+		"k.go": "package k\n\ntype K struct {\n\ta int\n\tb string\n}\n",
+	}, base)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(context.Background(), base.String(), head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(context.Background(), r.dir, ch, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Scope{
+		{File: "S.java", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6, 7}},
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}},
+		{File: "S.java", Class: "S", Function: "g", PreLines: []int{}, PostLines: []int{8}, New: true},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5}},
+		{File: "m.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{7, 8}},
+		{File: "m.py", Class: "Meta", Function: "", PreLines: []int{}, PostLines: []int{3}},
+		{File: "m.py", Class: "Meta", Function: "put", PreLines: []int{}, PostLines: []int{9, 10, 11, 12}, New: true},
+	}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
 	}
 }
