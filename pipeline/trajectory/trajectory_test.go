@@ -241,14 +241,14 @@ func TestSummaryPhases(t *testing.T) {
 	pass, fail := true, false
 	evs := []Event{
 		{Step: 1, Type: Message, Source: User, Text: "task"},
-		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1), Time: "2026-01-01T10:00:00Z"},                                     // understanding
-		{Step: 3, Type: Message, Source: Agent, Tokens: tk(2)}, {Step: 3, Type: ToolCall, Action: ActSearch},                     // localization
-		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4)},                                                                    // planning (more follows)
-		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8)}, {Step: 5, Type: ToolCall, Action: ActRun},                        // localization (no edit yet)
+		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1), Time: "2026-01-01T10:00:00Z"},                 // understanding
+		{Step: 3, Type: Message, Source: Agent, Tokens: tk(2)}, {Step: 3, Type: ToolCall, Action: ActSearch}, // localization
+		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4)},                                            // planning (more follows)
+		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8)}, {Step: 5, Type: ToolCall, Action: ActRun}, // localization (no edit yet)
 		{Step: 6, Type: Message, Source: Agent, Tokens: tk(16)}, {Step: 6, Type: ToolCall, Action: ActWrite, FilesWritten: []string{"a"}}, {Step: 6, Type: Edit, Path: "a", Op: OpModify}, // implementation
 		{Step: 7, Type: Message, Source: Agent, Tokens: tk(32)}, {Step: 7, Type: ToolCall, Action: ActTest}, {Step: 7, Type: TestRun, Passed: &fail}, // verification, first attempt
-		{Step: 8, Type: Message, Source: Agent, Tokens: tk(64)}, {Step: 8, Type: ToolCall, Action: ActRun},                       // verification (after an edit), repair
-		{Step: 9, Type: Message, Source: Agent, Tokens: tk(128)}, {Step: 9, Type: ToolCall, Action: ActWrite},                    // implementation (git apply), repair
+		{Step: 8, Type: Message, Source: Agent, Tokens: tk(64)}, {Step: 8, Type: ToolCall, Action: ActRun}, // verification (after an edit), repair
+		{Step: 9, Type: Message, Source: Agent, Tokens: tk(128)}, {Step: 9, Type: ToolCall, Action: ActWrite}, // implementation (git apply), repair
 		{Step: 10, Type: Message, Source: Agent, Tokens: tk(256)}, {Step: 10, Type: ToolCall, Action: ActTest}, {Step: 10, Type: TestRun, Passed: &pass},
 		{Step: 11, Type: Message, Source: Agent, Tokens: tk(512), Time: "2026-01-01T10:02:30Z"}, // termination, repair
 	}
