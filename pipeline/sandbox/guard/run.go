@@ -803,9 +803,10 @@ func (g *runner) collectReports(dir string) error {
 	return nil
 }
 
-// environ is the tests' environment: the verifier's own (the image's and
-// the engine's variables) without lolbench's, the recipe's variables, and
-// the test user's identity, home and a fresh TMPDIR.
+// environ is the tests' environment: the verifier's own without lolbench's
+// variables, and the test user's identity, home and TMPDIR. The verifier's
+// own holds the recipe's variables already: the image sets them (layer 1),
+// and the local executor sets them with its own on top.
 func (g *runner) environ(tmp string) []string {
 	drop := map[string]bool{"HOME": true, "USER": true, "LOGNAME": true, "TMPDIR": true, "PWD": true, "OLDPWD": true}
 	var env []string
@@ -815,14 +816,6 @@ func (g *runner) environ(tmp string) []string {
 			continue
 		}
 		env = append(env, kv)
-	}
-	keys := make([]string, 0, len(g.r.Env))
-	for k := range g.r.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+g.r.Env[k])
 	}
 	if g.home != "" {
 		env = append(env, "HOME="+g.home)

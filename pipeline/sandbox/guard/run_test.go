@@ -72,7 +72,11 @@ func toy(t *testing.T) (opts Options) {
 	if out, err := exec.Command("cp", "-a", testbed, filepath.Join(pristine, "testbed")).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v: %s", err, out)
 	}
-	r := recipe.Recipe{Image: "x", Env: map[string]string{"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"},
+	// The host's Debian python3, which has pytest, as the environment the
+	// executor sets.
+	t.Setenv("PATH", "/usr/bin:/bin")
+	t.Setenv("PYTHONDONTWRITEBYTECODE", "1")
+	r := recipe.Recipe{Image: "x",
 		Test: recipe.Test{Command: "python3 -m pytest -p no:cacheprovider --junitxml=reports/junit.xml {tests}", Format: "junit", Results: "reports/*.xml", Suite: []string{"tests"}}}
 	r = r.Defaults()
 	r.Limits.TimeoutSec = 60
