@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/lolbench/lolbench/pipeline/ep"
 )
@@ -17,49 +15,6 @@ import (
 // rules 20, 24 and 27 share aggregateFiles, so that a directory, glob or
 // aggregate entry is reported once, by rule 20, and the files it stands for
 // are not reported again as missing.
-
-// quoteNorm is a text normalised for quotation matching, with the source
-// offset of every byte it keeps. Normalising the EP and the quote the same
-// way lets one mapping quote the Markdown and the reStructuredText version
-// of an EP alike (rule 22): white space runs collapse to one blank, and the
-// inline markup the two formats spell differently is dropped (backticks of
-// code spans, single or double, and the "*" and "_" of emphasis).
-type quoteNorm struct {
-	s    string
-	offs []int // offs[i] is the source offset of s[i]
-}
-
-// normalizeQuoteText normalises src for quotation matching.
-func normalizeQuoteText(src string) quoteNorm {
-	var b strings.Builder
-	b.Grow(len(src))
-	offs := make([]int, 0, len(src))
-	space := false // a blank is pending
-	for i := 0; i < len(src); {
-		r, size := utf8.DecodeRuneInString(src[i:])
-		switch {
-		case r == '`' || r == '*' || r == '_':
-			// inline markup: dropped, and it neither makes nor breaks a
-			// blank
-		case unicode.IsSpace(r):
-			if !space {
-				space = true
-				if b.Len() > 0 {
-					b.WriteByte(' ')
-					offs = append(offs, i)
-				}
-			}
-		default:
-			space = false
-			b.WriteString(src[i : i+size])
-			for k := 0; k < size; k++ {
-				offs = append(offs, i+k)
-			}
-		}
-		i += size
-	}
-	return quoteNorm{s: b.String(), offs: offs}
-}
 
 // index returns the normalised position of the first byte at or after the
 // source offset off.

@@ -14,20 +14,43 @@ import (
 var R09 = &Rule{
 	ID:    9,
 	Name:  "test-plan-coverage",
-	Doc:   `When the EP has test sections (a heading whose title speaks of tests, testing, test plans, validation or verification) and the PR changes test files (file category test), every test section is classified Implementable yes with category evaluation, and every test file of the PR is assigned, direct or associated, to at least one test section or one of its subsections. Classify the test sections as implementable evaluation sections and list the test files in their blocks. A test section without a summary row is rule 3's, and values outside the vocabulary rule 4's.`,
+	Doc:   `When the EP has test sections and the PR changes test files (file category test), every test section is classified Implementable yes with category evaluation, and every test file of the PR is assigned, direct or associated, to at least one test section or one of its subsections. A test section is one whose title speaks of tests (tests, testing, test plan, test suite, test cases), or one whose title speaks of validation or verification and that is part of a test section or whose own text speaks of tests (tests, testing, tested, test suites or cases, unit, integration or regression tests): "API Validation" that says how the API checks its input is not a test plan, "Validation" that says which tests check the change is. Classify the test sections as implementable evaluation sections and list the test files in their blocks. A test section without a summary row is rule 3's, and values outside the vocabulary rule 4's.`,
 	Check: checkR09,
 }
 
-// testTitleRE recognises a test section by its title.
-var testTitleRE = regexp.MustCompile(`(?i)\b(tests?|testing|test[- ]?plans?|validations?|verifications?)\b`)
+// A title that names tests makes a test section; a title that names
+// validation or verification makes one only with more evidence, since
+// "API Validation" or "Signature verification" are features to build.
+var (
+	testTitleRE  = regexp.MustCompile(`(?i)\b(tests?|testing|test[- ]?(plans?|suites?|cases?))\b`)
+	checkTitleRE = regexp.MustCompile(`(?i)\b(validations?|validating|verifications?|verifying)\b`)
+	testTextRE   = regexp.MustCompile(`(?i)\b(tests|testing|tested|test[- ]?(suites?|cases?|plans?)|(unit|integration|regression)[- ]?tests?)\b`)
+)
+
+// r09TestSections returns the EP's test sections: a title that names tests,
+// or one that names validation or verification in a section that is part
+// of a test section or whose own text speaks of tests.
+func r09TestSections(doc *ep.Document) map[*ep.Section]bool {
+	test := map[*ep.Section]bool{}
+	for _, s := range doc.Sections { // parents come before their children
+		switch {
+		case testTitleRE.MatchString(s.Title):
+			test[s] = true
+		case checkTitleRE.MatchString(s.Title):
+			test[s] = (s.Parent != nil && test[s.Parent]) || testTextRE.MatchString(doc.Text(s.Own))
+		}
+	}
+	return test
+}
 
 func checkR09(p *Pass) {
 	if p.EP == nil || p.Change == nil {
 		return
 	}
+	isTest := r09TestSections(p.EP)
 	var tests []*ep.Section
 	for _, s := range p.EP.Sections {
-		if testTitleRE.MatchString(s.Title) {
+		if isTest[s] {
 			tests = append(tests, s)
 		}
 	}
@@ -58,7 +81,7 @@ func checkR09(p *Pass) {
 		}
 	}
 	for _, f := range files {
-		if r09Assigned(p, f) {
+		if r09Assigned(p, isTest, f) {
 			continue
 		}
 		line := 0
@@ -79,11 +102,11 @@ func checkR09(p *Pass) {
 
 // r09Assigned reports whether a block of a test section, or of a subsection
 // of one, names the file in either table.
-func r09Assigned(p *Pass, file string) bool {
+func r09Assigned(p *Pass, isTest map[*ep.Section]bool, file string) bool {
 	for _, uses := range [][]FileUse{p.Direct[file], p.Associated[file]} {
 		for _, u := range uses {
 			for s := p.SectionByID[strings.TrimSpace(u.Block.Section)]; s != nil; s = s.Parent {
-				if testTitleRE.MatchString(s.Title) {
+				if isTest[s] {
 					return true
 				}
 			}

@@ -12,28 +12,18 @@ import (
 var R16 = &Rule{
 	ID:    16,
 	Name:  "unique-scs-entries",
-	Doc:   `Section ids in the Section Classification Summary are unique; titles are unique (ignoring case and repeated blanks) unless the EP itself repeats the heading; and no row is a code fragment mistaken for a heading, such as a "# comment" line of a code block in the EP. Of rows sharing an id or a title, the one that matches the EP's heading (else the first) is kept and the others are reported; a row that repeats a title under another id also disagrees with the EP, which rule 23 reports too. Remove the repeated or mistaken row.`,
+	Doc:   `Section ids in the Section Classification Summary are unique; titles are unique (ignoring case and repeated blanks, and reading inline markup as rule 22 does) unless the EP itself repeats the heading; and no row is a code fragment mistaken for a heading, such as a "# comment" line of a code block in the EP. A heading of the EP is never a code fragment, whatever code its title holds. Of rows sharing an id or a title, the one that matches the EP's heading (else the first) is kept and the others are reported; a row that repeats a title under another id also disagrees with the EP, which rule 23 reports too. Remove the repeated or mistaken row.`,
 	Check: checkR16,
 }
 
 func checkR16(p *Pass) {
 	rows := p.Mapping.SCS.Rows
 	done := make([]bool, len(rows))
-	comments := r16CommentTitles(p.EP)
-	fragment := map[string]bool{} // CodeFragment per normalised title
+	fragments := codeFragments(p.EP)
 	for i := range rows {
 		r := &rows[i]
 		title := strings.TrimSpace(r.Title)
-		t := normTitle(title)
-		if !comments[t] {
-			continue
-		}
-		frag, ok := fragment[t]
-		if !ok {
-			frag = CodeFragment(p.EP, title)
-			fragment[t] = frag
-		}
-		if frag {
+		if fragments[headingKey(title)] {
 			done[i] = true
 			p.Reportf(r.Line, r16Where(r, i), "row %d (%q) is a comment line of a code block in the EP, not a heading; remove the row", i+1, title)
 		}
@@ -59,7 +49,7 @@ func checkR16(p *Pass) {
 		keep := group[0]
 		if s := p.SectionByID[id]; s != nil {
 			for _, i := range group {
-				if SameTitle(rows[i].Title, s.Title) {
+				if sameHeading(s.Title, rows[i].Title) {
 					keep = i
 					break
 				}
@@ -84,7 +74,7 @@ func checkR16(p *Pass) {
 	byTitle := map[string][]int{}
 	var titles []string
 	for i := range rows {
-		t := normTitle(rows[i].Title)
+		t := headingKey(rows[i].Title)
 		if done[i] || t == "" {
 			continue
 		}
@@ -100,7 +90,7 @@ func checkR16(p *Pass) {
 		}
 		keep := map[int]bool{}
 		for _, i := range group {
-			if s := p.SectionByID[strings.TrimSpace(rows[i].Section)]; s != nil && normTitle(s.Title) == t {
+			if s := p.SectionByID[strings.TrimSpace(rows[i].Section)]; s != nil && sameHeading(s.Title, rows[i].Title) {
 				keep[i] = true
 			}
 		}
@@ -145,18 +135,41 @@ func r16Headings(title string, ids []string) string {
 	return "the heading " + strconv.Quote(title) + " only as " + sectionsPhrase(ids)
 }
 
-// r16CommentTitles returns the normalised texts of the EP's "#"-comment
-// lines, so that CodeFragment, which reads the whole EP, is asked only about
-// titles that can be one.
-func r16CommentTitles(doc *ep.Document) map[string]bool {
+// codeFragments returns the heading keys (headingKey) of the EP's
+// "#"-comment lines that are not headings: lines of a code block, a shell
+// or Python comment, that a careless reader could take for a Markdown
+// heading. A line that is a heading of the EP is not one, whatever code its
+// title holds, and neither is a comment that reads as a heading's title.
+// Rule 16 reports rows with these titles, and rule 23 leaves them to it.
+func codeFragments(doc *ep.Document) map[string]bool {
 	out := map[string]bool{}
 	if doc == nil {
 		return out
 	}
-	for line := range strings.SplitSeq(string(doc.Source), "\n") {
-		if m := commentLineRE.FindStringSubmatch(line); m != nil {
-			out[normTitle(m[1])] = true
+	titles := map[string]bool{}
+	for _, s := range doc.Sections {
+		titles[normTitle(s.Title)] = true
+		titles[headingKey(s.Title)] = true
+	}
+	src := string(doc.Source)
+	k := 0 // next section whose heading may hold the line
+	for start := 0; start < len(src); {
+		end := strings.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
 		}
+		for k < len(doc.Sections) && doc.Sections[k].Heading.End <= start {
+			k++
+		}
+		heading := k < len(doc.Sections) && doc.Sections[k].Heading.Start <= start
+		if m := commentLineRE.FindStringSubmatch(src[start:end]); m != nil && !heading {
+			if key := headingKey(m[1]); key != "" && !titles[key] {
+				out[key] = true
+			}
+		}
+		start = end + 1
 	}
 	return out
 }

@@ -22,9 +22,9 @@ func TestNormalizeQuoteText(t *testing.T) {
 		{"`GreetIn(lang, name)` returns", "GreetIn(lang, name) returns"},
 		{"``en``,\n   ``fr``\tand ``de``", "en, fr and de"},
 		{"**bold**, *em* and _u_", "bold, em and u"},
-		{"a * b", "a b"},
+		{"a * b", "a * b"}, // a lone star is text (rule 22)
 		{"  lead\n\n\ttrail  ", "lead trail "},
-		{"snake_case ünïcode", "snakecase ünïcode"},
+		{"snake_case ünïcode", "snake_case ünïcode"}, // so is an intraword underscore
 		{"", ""},
 	}
 	for _, tt := range tests {

@@ -14,7 +14,7 @@ import (
 var R22 = &Rule{
 	ID:    22,
 	Name:  "verbatim-evidence",
-	Doc:   `Each mapped block quotes its EP section verbatim: the quotation occurs in the text of the section or its subsections, compared after collapsing white space and removing inline-code backticks and emphasis markers, so that the Markdown and reStructuredText versions of an EP quote alike; an ellipsis ("..." or "…") may join passages that occur in order. The requirement summary is concise: one to three sentences and at most 80 words. Copy the words from the EP, and shorten the summary. Blocks of sections the EP does not have are rule 19's and 23's; which part of the section a quote may use is rule 25's.`,
+	Doc:   `Each mapped block quotes its EP section verbatim: the quotation occurs in the text of the section or its subsections, compared as a reader sees the text: white space runs are one blank, and inline markup of Markdown and reStructuredText alike reads as the text it renders (code spans and interpreted text, emphasis, links, roles such as :term:` + "`Core Metadata`" + ` or :pep:` + "`639`" + ` read "PEP 639", references such as ` + "`text <target>`_" + `, ` + "`text`__" + ` or name_), so a quote copied from either source or from the rendered page matches. A "_" or "*" that is not emphasis is text: SET_EX is not SETEX and a * b keeps its star. An ellipsis ("..." or "…") may join passages that occur in order. The requirement summary is concise: one to three sentences and at most 80 words; "e.g.", "i.e.", "cf." and "vs." do not end a sentence. Copy the words from the EP, and shorten the summary. Blocks of sections the EP does not have are rule 19's and 23's; which part of the section a quote may use is rule 25's.`,
 	Check: checkR22,
 }
 
@@ -142,10 +142,14 @@ func r22Requirement(p *Pass, b *mapping.Block) {
 	}
 }
 
+// r22Abbreviations never end a sentence, whatever follows them.
+var r22Abbreviations = []string{"e.g.", "i.e.", "cf.", "vs."}
+
 // r22Sentences counts sentences: a run of ".", "!" or "?" (with closing
 // quotes or brackets) ends one when blanks and then no lower-case letter
-// follow, so "e.g. the" and "v1.2" do not split; trailing words without a
-// full stop make one more.
+// follow, so "the table. then" and "v1.2" do not split, and neither does an
+// abbreviation such as "e.g. English" or "i.e. GreetIn"; trailing words
+// without a full stop make one more.
 func r22Sentences(text string) int {
 	n := 0
 	pending := false // words since the last sentence end
@@ -166,6 +170,9 @@ func r22Sentences(text string) int {
 		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n') {
 			k++
 		}
+		if r22Abbreviation(text[:i]) {
+			continue
+		}
 		if k == len(text) || (k > j && !r22Lower(text[k:])) {
 			if pending {
 				n++
@@ -178,6 +185,21 @@ func r22Sentences(text string) int {
 		n++
 	}
 	return n
+}
+
+// r22Abbreviation reports whether text ends with one of r22Abbreviations
+// as a word of its own (after a blank or an opening bracket or quote).
+func r22Abbreviation(text string) bool {
+	for _, a := range r22Abbreviations {
+		if len(text) >= len(a) && strings.EqualFold(text[len(text)-len(a):], a) {
+			before := text[:len(text)-len(a)]
+			r, _ := utf8.DecodeLastRuneInString(before)
+			if before == "" || unicode.IsSpace(r) || strings.ContainsRune("([{\"'“‘", r) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func r22Lower(s string) bool {

@@ -11,7 +11,7 @@ import (
 var R23 = &Rule{
 	ID:    23,
 	Name:  "no-synthetic-sections",
-	Doc:   `Each Section Classification Summary row names a real EP heading: its section id is one the EP has, and its title equals that heading's title (ignoring case and repeated blanks). Rows invented from body text, and rows whose id or title does not match the EP, are violations; copy the id and title from the EP's outline (lolbench ep headings). Code fragments mistaken for headings are rule 16's, and rows with an empty Section or Title cell rule 5's.`,
+	Doc:   `Each Section Classification Summary row names a real EP heading: its section id is one the EP has, and its title equals that heading's title, ignoring case and repeated blanks and reading inline markup as rule 22 does, so that a title written with code, as in ` + "`GreetIn` or ``GreetIn``" + `, names the heading GreetIn of a Markdown and of a reStructuredText EP alike. Rows invented from body text, and rows whose id or title does not match the EP, are violations; copy the id and title from the EP's outline (lolbench ep headings). Code fragments mistaken for headings are rule 16's, and rows with an empty Section or Title cell rule 5's.`,
 	Check: checkR23,
 }
 
@@ -19,6 +19,7 @@ func checkR23(p *Pass) {
 	if p.EP == nil {
 		return
 	}
+	fragments := codeFragments(p.EP)
 	for i := range p.Mapping.SCS.Rows {
 		r := &p.Mapping.SCS.Rows[i]
 		id, title := strings.TrimSpace(r.Section), strings.TrimSpace(r.Title)
@@ -26,15 +27,15 @@ func checkR23(p *Pass) {
 			continue // rule 5
 		}
 		sec := p.SectionByID[id]
-		if sec != nil && SameTitle(sec.Title, title) {
+		if sec != nil && sameHeading(sec.Title, title) {
 			continue
 		}
-		if CodeFragment(p.EP, title) {
+		if fragments[headingKey(title)] {
 			continue // rule 16
 		}
 		var named []*ep.Section // headings carrying the row's title
 		for _, s := range p.EP.Sections {
-			if SameTitle(s.Title, title) {
+			if sameHeading(s.Title, title) {
 				named = append(named, s)
 			}
 		}
@@ -65,4 +66,19 @@ func r23IDs(secs []*ep.Section) string {
 		return "section " + ids[0]
 	}
 	return "sections " + strings.Join(ids, ", ")
+}
+
+// headingKey is how rules 16 and 23 compare titles: inline markup read as
+// rule 22 reads it, so that code written with one or two backticks reads
+// as its text, then case, repeated blanks and leading "#" marks folded
+// (normTitle).
+func headingKey(title string) string { return normTitle(normalizeQuoteText(title).s) }
+
+// sameHeading reports whether a summary row's title names an EP heading.
+// pipeline/ep gives heading titles as plain text, the same in Markdown and
+// reStructuredText, so only the row's markup is read; a row that copies
+// the plain title matches as written.
+func sameHeading(heading, row string) bool {
+	h := normTitle(heading)
+	return h == normTitle(row) || h == headingKey(row)
 }
