@@ -1,0 +1,375 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/lolbench/lolbench/data/taxonomy"
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/trajectory"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/prompts"
+	"github.com/lolbench/lolbench/stages/build"
+)
+
+// MaxEvents bounds the events of one trajectory that analyze holds.
+const MaxEvents = 200_000
+
+// Analyze attributes every failed attempt of every agent under
+// <workspace>/eval to failure modes, a pipeline.WorkspaceStage.
+type Analyze struct {
+	// Judge finds the semantic modes; nil leaves them out (NoJudge says
+	// why, in analysis.json).
+	Judge   *Judge
+	NoJudge string
+	// Batch is how many judge requests are in flight; 0 means 4.
+	Batch int
+
+	// After Run.
+	Analysis *Analysis
+}
+
+var _ pipeline.WorkspaceStage = (*Analyze)(nil)
+
+// Name is the command name.
+func (*Analyze) Name() string { return "analyze" }
+
+// String is the log title.
+func (*Analyze) String() string { return "attributing failures" }
+
+// Analysis is eval/analysis.json.
+type Analysis struct {
+	Notes  map[string]string `json:"notes"`
+	Phases []string          `json:"phases"`
+	Judge  JudgeSummary      `json:"judge"`
+	Agents []AgentAnalysis   `json:"agents"`
+}
+
+// JudgeSummary says how the semantic judge was used.
+type JudgeSummary struct {
+	// Status is "used" or "skipped: <why>".
+	Status string `json:"status"`
+	Model  string `json:"model,omitempty"`
+	// Judged counts the attempts judged; Kept the judgments kept; Dropped
+	// the judgments dropped, by reason.
+	Judged  int            `json:"judged"`
+	Kept    int            `json:"kept"`
+	Dropped map[string]int `json:"dropped"`
+}
+
+// AgentAnalysis is one agent's attribution.
+type AgentAnalysis struct {
+	Agent string `json:"agent"`
+	// Attempts are all the agent's attempts; Failed those not resolved;
+	// NoTrajectory the failed ones without a trajectory, which cannot be
+	// attributed and are left out of the table.
+	Attempts     int `json:"attempts"`
+	Failed       int `json:"failed"`
+	NoTrajectory int `json:"no_trajectory"`
+	Table
+}
+
+// Attribution is one line of eval/<agent>/attributions.jsonl: one failed
+// attempt.
+type Attribution struct {
+	Task       string      `json:"task"`
+	Attempt    int         `json:"attempt"`
+	Trajectory string      `json:"trajectory,omitempty"`
+	Modes      []Detection `json:"modes"`
+	Dropped    []Dropped   `json:"dropped,omitempty"`
+	// Unattributed is set when no mode was found; Skipped says why the
+	// attempt was not analyzed.
+	Unattributed bool   `json:"unattributed,omitempty"`
+	Skipped      string `json:"skipped,omitempty"`
+	Judged       bool   `json:"judged"`
+}
+
+var analysisNotes = map[string]string{
+	"unit":     "each failed attempt with a trajectory carries one unit of attribution, split over the modes found in it in proportion to their weights (equation 1); an attempt with no mode gives its unit to \"unattributed\"",
+	"weights":  "a rule-based mode and a high-confidence judgment weigh 1.0, a medium-confidence judgment 0.6; low-confidence judgments, unparseable answers and judgments citing steps the judge was not shown are dropped",
+	"percent":  "a mode's percent is 100 times the sum of its shares over the agent's failed attempts with a trajectory, divided by their number; a phase's is the sum of its modes' (equation 2)",
+	"rounding": "percents are rounded to one decimal by largest remainder, first across the phases (with unattributed) so that each agent's total stays 100.0, then across each phase's modes so that they keep the phase's rounded total; \"naive\" is each value rounded on its own",
+}
+
+// Run implements pipeline.WorkspaceStage.
+func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
+	ws := env.Workspace
+	status := env.Status
+	if status == nil {
+		status = io.Discard
+	}
+	agents, err := Agents(ws)
+	if err != nil {
+		return err
+	}
+	if len(agents) == 0 {
+		return fmt.Errorf("analyze: no results under %s; run lolbench eval first", filepath.Join(ws.Root, Dir))
+	}
+	tx := taxonomy.Default()
+	if err := CheckRuleModes(tx); err != nil {
+		return err
+	}
+	an := &Analysis{Notes: analysisNotes, Phases: append(slices.Clone(tx.Phases), Unattributed), Agents: []AgentAnalysis{},
+		Judge: JudgeSummary{Status: "used", Dropped: map[string]int{}}}
+	if a.Judge == nil {
+		an.Judge.Status = "skipped: " + a.NoJudge
+	} else {
+		an.Judge.Model = a.Judge.Client.Config().ModelFor("analyze")
+	}
+	instructions := map[string]string{}
+	for _, agent := range agents {
+		dir, err := AgentDir(ws, agent)
+		if err != nil {
+			return err
+		}
+		z := &analyzer{tx: tx, judge: a.Judge, batch: a.Batch, tally: NewTally(tx), summary: &an.Judge,
+			instruction: func(r *Row) (string, error) { return instruction(ws, r, instructions) }}
+		aa := AgentAnalysis{Agent: agent}
+		err = writeAtomic(filepath.Join(dir, AttributionsFile), func(w io.Writer) error {
+			z.enc = json.NewEncoder(w)
+			z.enc.SetEscapeHTML(false)
+			if err := ReadResults(filepath.Join(dir, ResultsFile), func(r *Row) error {
+				aa.Attempts++
+				if r.Resolved {
+					return nil
+				}
+				aa.Failed++
+				if r.Trajectory == "" {
+					aa.NoTrajectory++
+					return z.enc.Encode(&Attribution{Task: r.Task, Attempt: r.Attempt, Modes: []Detection{}, Skipped: "no trajectory"})
+				}
+				events, err := loadEvents(dir, r)
+				if err != nil {
+					return err
+				}
+				return z.add(ctx, r, events)
+			}); err != nil {
+				return err
+			}
+			return z.flush(ctx)
+		})
+		if err != nil {
+			return err
+		}
+		aa.Table = z.tally.Table()
+		an.Agents = append(an.Agents, aa)
+		fmt.Fprintf(status, "analyze: %s: %d failed attempt(s), %d analyzed, %d unattributed\n", agent, aa.Failed, aa.Table.Attempts, aa.Table.Unattributed)
+	}
+	a.Analysis = an
+	p, err := ws.Path(Dir, AnalysisFile)
+	if err != nil {
+		return err
+	}
+	return workspace.WriteJSON(p, an)
+}
+
+// CheckRuleModes checks that RuleModes are exactly the taxonomy's
+// rule-based modes, in its order.
+func CheckRuleModes(tx *taxonomy.Taxonomy) error {
+	want := tx.ByDetection(taxonomy.Rule)
+	if len(want) != len(RuleModes) {
+		return fmt.Errorf("analyze: the taxonomy has %d rule-based modes, the code %d", len(want), len(RuleModes))
+	}
+	for i, m := range want {
+		if RuleModes[i].Name != m.Mode {
+			return fmt.Errorf("analyze: rule-based mode %d is %s in the taxonomy, %s in the code", i+1, m.Mode, RuleModes[i].Name)
+		}
+	}
+	return nil
+}
+
+// RuleDetections runs every rule-based mode on a trace, in the
+// taxonomy's order.
+func RuleDetections(tx *taxonomy.Taxonomy, tr *Trace) []Detection {
+	ds := []Detection{}
+	for _, rm := range RuleModes {
+		if f, ok := rm.Check(tr); ok {
+			m, _ := tx.Lookup(rm.Name)
+			ds = append(ds, Detection{Mode: rm.Name, Phase: m.Phase, Detection: taxonomy.Rule, Confidence: High, Finding: f})
+		}
+	}
+	return ds
+}
+
+// loadEvents reads an attempt's events, at most MaxEvents.
+func loadEvents(agentDir string, r *Row) ([]trajectory.Event, error) {
+	var events []trajectory.Event
+	err := ReadEvents(agentDir, r, func(e *trajectory.Event) error {
+		if len(events) == MaxEvents {
+			return fmt.Errorf("events of %s attempt %d: more than %d events", r.Task, r.Attempt, MaxEvents)
+		}
+		events = append(events, *e)
+		return nil
+	})
+	return events, err
+}
+
+// instruction is the task's instruction as the agent received it: the
+// built task's instruction.md, or instruction.spec.md for the spec variant.
+func instruction(ws *workspace.Workspace, r *Row, cache map[string]string) (string, error) {
+	if s, ok := cache[r.Task]; ok {
+		return s, nil
+	}
+	if err := workspace.ValidID(r.Candidate); err != nil {
+		return "", fmt.Errorf("row %s attempt %d: %w", r.Task, r.Attempt, err)
+	}
+	dir := filepath.Join(ws.Root, "candidates", r.Candidate, build.TaskDir)
+	names := []string{"instruction.md"}
+	if r.Variant == Spec {
+		names = []string{"instruction.spec.md", "instruction.md"}
+	}
+	for _, n := range names {
+		if data, err := readCapped(filepath.Join(dir, n), 16<<20); err == nil {
+			cache[r.Task] = string(data)
+			return string(data), nil
+		}
+	}
+	return "", fmt.Errorf("task %s: no instruction in %s; the judge needs the task as the agent saw it", r.Task, dir)
+}
+
+// analyzer attributes one agent's failed attempts in order, judging them
+// in batches.
+type analyzer struct {
+	tx          *taxonomy.Taxonomy
+	judge       *Judge
+	batch       int
+	tally       *Tally
+	enc         *json.Encoder
+	summary     *JudgeSummary
+	instruction func(*Row) (string, error)
+	pending     []*pendingAttempt
+}
+
+type pendingAttempt struct {
+	att    *Attribution
+	prompt *judgePrompt
+}
+
+type judgePrompt struct {
+	prompt  prompts.Prompt
+	shown   map[int]bool
+	kept    []Detection
+	dropped []Dropped
+	err     error
+}
+
+// add runs the rule-based modes on one failed attempt and queues it for
+// the judge.
+func (z *analyzer) add(ctx context.Context, r *Row, events []trajectory.Event) error {
+	tr := &Trace{Events: events}
+	if r.Reference != nil {
+		tr.Reference = r.Reference.Files
+	}
+	if r.Solution != nil {
+		tr.Solution = r.Solution.Files
+		if tr.Solution == nil {
+			tr.Solution = []string{}
+		}
+	}
+	att := &Attribution{Task: r.Task, Attempt: r.Attempt, Trajectory: r.Trajectory, Modes: RuleDetections(z.tx, tr)}
+	p := &pendingAttempt{att: att}
+	if z.judge != nil {
+		instr, err := z.instruction(r)
+		if err != nil {
+			return err
+		}
+		pr, shown, err := z.judge.Prompt(instr, events)
+		if err != nil {
+			return err
+		}
+		p.prompt = &judgePrompt{prompt: pr, shown: shown}
+	}
+	z.pending = append(z.pending, p)
+	n := z.batch
+	if n <= 0 {
+		n = 4
+	}
+	if len(z.pending) >= n {
+		return z.flush(ctx)
+	}
+	return nil
+}
+
+// flush judges the queued attempts concurrently, then tallies and writes
+// them in order.
+func (z *analyzer) flush(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, p := range z.pending {
+		if p.prompt == nil {
+			continue
+		}
+		wg.Add(1)
+		go func(jp *judgePrompt) {
+			defer wg.Done()
+			jp.kept, jp.dropped, jp.err = z.judge.Ask(ctx, jp.prompt, jp.shown)
+		}(p.prompt)
+	}
+	wg.Wait()
+	for _, p := range z.pending {
+		if jp := p.prompt; jp != nil {
+			if jp.err != nil {
+				return fmt.Errorf("analyze: judge of %s attempt %d: %w", p.att.Task, p.att.Attempt, jp.err)
+			}
+			p.att.Judged = true
+			p.att.Modes = append(p.att.Modes, jp.kept...)
+			p.att.Dropped = jp.dropped
+			z.summary.Judged++
+			z.summary.Kept += len(jp.kept)
+			for _, d := range jp.dropped {
+				z.summary.Dropped[dropKind(d.Why)]++
+			}
+		}
+		slices.SortStableFunc(p.att.Modes, func(a, b Detection) int { return z.tx.Index(a.Mode) - z.tx.Index(b.Mode) })
+		z.tally.Add(p.att.Modes)
+		p.att.Unattributed = len(p.att.Modes) == 0
+		if err := z.enc.Encode(p.att); err != nil {
+			return err
+		}
+	}
+	z.pending = z.pending[:0]
+	return nil
+}
+
+func dropKind(why string) string {
+	for _, k := range []string{DropLowConfidence, DropNoCitation, DropBadCitation, DropUnparseable} {
+		if len(why) >= len(k) && why[:len(k)] == k {
+			return k
+		}
+	}
+	return why
+}
+
+// writeAtomic writes a file through a temporary file in its folder.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return errors.Join(err, os.Remove(f.Name()))
+	}
+	return nil
+}

@@ -1,0 +1,312 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/trajectory"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+// Files and folders under <workspace>/eval.
+const (
+	Dir              = "eval"
+	ResultsFile      = "results.jsonl"      // eval/<agent>/results.jsonl
+	EventsDir        = "events"             // eval/<agent>/events/<task>.<attempt>.jsonl
+	RunsDir          = "runs"               // eval/<agent>/runs/<task>.<attempt>/ (predictions' verifier output)
+	AttributionsFile = "attributions.jsonl" // eval/<agent>/attributions.jsonl
+	MetricsFile      = "metrics.json"       // eval/metrics.json (Table 2, Figure 4, efficiency)
+	AnalysisFile     = "analysis.json"      // eval/analysis.json (Table 3, Tables 10–17)
+)
+
+// Sources of a row.
+const (
+	SourceHarbor      = "harbor"
+	SourcePredictions = "predictions"
+)
+
+// How a row was graded.
+const (
+	// GradedHost: the host graded the verifier's raw run (a Harbor
+	// trial's verifier/run-1, or lolbench's own verify of a prediction).
+	GradedHost = "host"
+	// GradedRewardJSON: the verifier's reward.json, as recorded (no raw
+	// run in the trial).
+	GradedRewardJSON = "reward.json"
+	// GradedResultJSON: only Harbor's verifier_result reward in result.json.
+	GradedResultJSON = "result.json"
+	// GradedNone: the trial has no verifier result; it counts as failed.
+	GradedNone = "none"
+)
+
+// Row is one line of eval/<agent>/results.jsonl: one attempt of one agent
+// on one task. Counts are nil when the grading did not give them; every
+// rate is recomputed from the counts when the tables are built.
+type Row struct {
+	Agent     string `json:"agent"`
+	Scaffold  string `json:"scaffold"`
+	Model     string `json:"model"`
+	Task      string `json:"task"`      // the instance: the candidate id, with "-spec" for the spec variant
+	Candidate string `json:"candidate"` // the candidate id
+	Variant   string `json:"variant"`   // "plain" or "spec"
+	Attempt   int    `json:"attempt"`
+	Source    string `json:"source"`
+	// Origin names the input: the trial folder, or "FILE:LINE" of a
+	// prediction.
+	Origin string `json:"origin"`
+
+	Reward   int    `json:"reward"`
+	Resolved bool   `json:"resolved"`
+	Verdict  string `json:"verdict"`
+	GradedBy string `json:"graded_by"`
+
+	F2PPassed *int `json:"f2p_passed"`
+	F2PTotal  *int `json:"f2p_total"`
+	P2PPassed *int `json:"p2p_passed"`
+	P2PTotal  *int `json:"p2p_total"`
+	// SectionsCompleted counts the sections whose mapped F2P tests all
+	// passed; Sections is the paper's denominator, the mapping's
+	// implementable sections (the grade's sections_total when the
+	// candidate has no readable mapping).
+	SectionsCompleted *int `json:"sections_completed"`
+	Sections          *int `json:"sections"`
+
+	Reference    *Scopes       `json:"reference"`
+	Solution     *Scopes       `json:"solution"`
+	Localization *Localization `json:"localization"`
+	Efficiency   *Efficiency   `json:"efficiency"`
+	// Trajectory is the normalized events file, relative to the agent's
+	// folder ("events/<task>.<attempt>.jsonl"); "" without a trajectory.
+	Trajectory string `json:"trajectory"`
+	// Ended is why the run ended when it hit a limit or crashed
+	// (trajectory.EndReasons).
+	Ended string `json:"ended,omitempty"`
+	// Notes say what could not be measured, and why.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Localization is precision and recall at three levels (Figure 4).
+type Localization struct {
+	Files     Match `json:"files"`
+	Classes   Match `json:"classes"`
+	Functions Match `json:"functions"`
+}
+
+// Match compares the solution's set with the reference's at one level.
+type Match struct {
+	Hit       int      `json:"hit"`
+	Agent     int      `json:"agent"`
+	Reference int      `json:"reference"`
+	Precision *float64 `json:"precision"`
+	Recall    *float64 `json:"recall"`
+}
+
+func match(agent, ref []string) Match {
+	p, r := precisionRecall(agent, ref)
+	in := map[string]bool{}
+	for _, x := range ref {
+		in[x] = true
+	}
+	m := Match{Agent: len(agent), Reference: len(ref), Precision: p, Recall: r}
+	for _, x := range agent {
+		if in[x] {
+			m.Hit++
+		}
+	}
+	return m
+}
+
+func localize(sol, ref *Scopes) *Localization {
+	if sol == nil || ref == nil {
+		return nil
+	}
+	return &Localization{Files: match(sol.Files, ref.Files), Classes: match(sol.Classes, ref.Classes), Functions: match(sol.Functions, ref.Functions)}
+}
+
+// Efficiency is what the trajectory (or the trial) says of the cost of an
+// attempt. Tokens are non-cached input, cached input and generated.
+type Efficiency struct {
+	Turns        *int     `json:"turns"`
+	WallSec      *float64 `json:"wall_time_sec"`
+	InputTokens  *int64   `json:"input_tokens"`
+	CachedTokens *int64   `json:"cached_tokens"`
+	OutputTokens *int64   `json:"output_tokens"`
+	CostUSD      *float64 `json:"cost_usd"`
+	// PhaseTokens splits the turns' tokens by activity phase, first
+	// attempt and repair loops (trajectory.Summary); only when every
+	// turn's tokens are known.
+	PhaseTokens []PhaseTokens `json:"phase_tokens,omitempty"`
+}
+
+// PhaseTokens is one phase's tokens.
+type PhaseTokens struct {
+	Phase  string `json:"phase"`
+	First  int64  `json:"first"`
+	Repair int64  `json:"repair"`
+}
+
+// agentPattern restricts agent names to what a folder name can safely be.
+var agentPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
+
+// AgentName makes a folder-safe agent name of a scaffold and a model:
+// lower case, runs of other characters as "-", joined by "__"
+// ("openhands__anthropic-claude-sonnet-4"); "unknown" stands for a missing
+// part.
+func AgentName(scaffold, model string) string {
+	clean := func(s string) string {
+		var b strings.Builder
+		dash := false
+		for _, r := range strings.ToLower(s) {
+			if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == '_' {
+				b.WriteRune(r)
+				dash = false
+			} else if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+				dash = true
+			}
+		}
+		out := strings.Trim(b.String(), "-._")
+		if out == "" {
+			return "unknown"
+		}
+		return out
+	}
+	name := clean(scaffold) + "__" + clean(model)
+	if len(name) > 128 {
+		name = name[:128]
+	}
+	return name
+}
+
+// CheckAgent checks a name given with --agent.
+func CheckAgent(name string) error {
+	if !agentPattern.MatchString(name) || strings.Contains(name, "..") {
+		return fmt.Errorf("agent name %q: use lower-case letters, digits, '.', '_' and '-' (at most 128)", name)
+	}
+	return nil
+}
+
+// Agents lists the agents with results under the workspace's eval folder.
+func Agents(ws *workspace.Workspace) ([]string, error) {
+	dir, err := ws.Path(Dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && CheckAgent(e.Name()) == nil {
+			if _, err := os.Stat(filepath.Join(dir, e.Name(), ResultsFile)); err == nil {
+				out = append(out, e.Name())
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// AgentDir is eval/<agent>.
+func AgentDir(ws *workspace.Workspace, agent string) (string, error) {
+	if err := CheckAgent(agent); err != nil {
+		return "", err
+	}
+	return ws.Path(Dir, agent)
+}
+
+// maxRowBytes bounds one results line; a row with the file lists of a
+// very large solution is still far below it.
+const maxRowBytes = 64 << 20
+
+// ReadResults streams eval/<agent>/results.jsonl, strictly: an unknown
+// field or a malformed line is an error naming the file and line.
+func ReadResults(path string, each func(*Row) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(line) > maxRowBytes {
+			return fmt.Errorf("%s:%d: line longer than %d bytes", path, n, maxRowBytes)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			var r Row
+			dec := json.NewDecoder(bytes.NewReader(line))
+			dec.DisallowUnknownFields()
+			if derr := dec.Decode(&r); derr != nil {
+				return fmt.Errorf("%s:%d: %w", path, n, derr)
+			}
+			if r.Task == "" || r.Attempt < 1 || CheckAgent(r.Agent) != nil {
+				return fmt.Errorf("%s:%d: a row needs an agent, a task and an attempt ≥ 1", path, n)
+			}
+			if strings.Contains(r.Trajectory, "..") || filepath.IsAbs(r.Trajectory) {
+				return fmt.Errorf("%s:%d: trajectory %q leaves the agent's folder", path, n, r.Trajectory)
+			}
+			if err := each(&r); err != nil {
+				return err
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// writeResults writes an agent's rows, sorted by task and attempt.
+func writeResults(path string, rows []*Row) error {
+	slices.SortFunc(rows, func(a, b *Row) int {
+		if c := strings.Compare(a.Task, b.Task); c != 0 {
+			return c
+		}
+		return a.Attempt - b.Attempt
+	})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return workspace.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// eventsName is the events file of an attempt, relative to the agent's
+// folder.
+func eventsName(task string, attempt int) string {
+	return filepath.ToSlash(filepath.Join(EventsDir, fmt.Sprintf("%s.%d.jsonl", task, attempt)))
+}
+
+// ReadEvents streams an attempt's normalized events.
+func ReadEvents(agentDir string, r *Row, emit func(*trajectory.Event) error) error {
+	p, err := workspace.SafeJoin(agentDir, filepath.FromSlash(r.Trajectory))
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("events of %s attempt %d: %w", r.Task, r.Attempt, err)
+	}
+	defer f.Close()
+	return trajectory.ReadJSONL(f, p, emit)
+}
