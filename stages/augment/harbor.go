@@ -64,7 +64,7 @@ func (a *augmenter) writeTask(added []byte) error {
 		EP: epText, EPFormat: epFormat, Recipe: t.recipe, Tree: sandbox.GitTree{Repo: t.repo, Commit: t.base},
 		TestPatch: joinPatches(t.testPatch, added), Solution: t.solution, TestPaths: testPaths,
 		Selection: t.finalSelection(rep.AddedFiles), FailToPass: rep.FailToPass, PassToPass: t.rec.Report.PassToPass,
-		Sections: sections, Report: t.rec.Report, Grader: tmp.Name(),
+		Sections: sections, Implementable: t.rec.Implementable, Report: t.rec.Report, Grader: tmp.Name(),
 	}
 	if err := harbor.Write(taskDir, task); err != nil {
 		return fmt.Errorf("candidate %s: %w", t.c.ID, err)

@@ -93,6 +93,9 @@ type Record struct {
 	// sections they check, when the mapping tells.
 	Sections    []Section           `json:"sections"`
 	F2PSections map[string][]string `json:"f2p_sections,omitempty"`
+	// Implementable are the mapping's implementable sections: Completed's
+	// denominator.
+	Implementable []string `json:"implementable_sections,omitempty"`
 	Report      *sandbox.Report     `json:"report"`
 	Rejected    string              `json:"rejected,omitempty"`
 	Task        string              `json:"task,omitempty"`
@@ -247,6 +250,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
 		record.F2PSections = F2PSections(repo, head, m, sp.TestFiles, rep.FailToPass)
+		record.Implementable = m.ImplementableIDs()
 	}
 	var epText []byte
 	epFormat := ""
@@ -258,7 +262,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, PRURL: info.PR.URL, BaseCommit: base,
 		EP: epText, EPFormat: epFormat, Recipe: r, Tree: spec.Tree,
 		TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths, Selection: plan.Selection,
-		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections,
+		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections, Implementable: record.Implementable,
 		Report: rep, Grader: grader,
 	}
 	if err := harbor.Write(filepath.Join(c.Dir, TaskDir), t); err != nil {

@@ -110,6 +110,9 @@ type Instance struct {
 	Domain      string              `json:"domain"`
 	Sections    []build.Section     `json:"sections"`
 	F2PSections map[string][]string `json:"f2p_sections"`
+	// Implementable are the mapping's implementable sections, Completed's
+	// denominator (a section no F2P test checks counts as not completed).
+	Implementable []string `json:"implementable_sections"`
 	TestCommand string              `json:"test_command"`
 	TestFormat  string              `json:"test_format"`
 	// TestInfra says which paths a harness must reset to the base commit
@@ -290,7 +293,7 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 		CreatedAt: rec.CreatedAt, Version: rec.Version, EnvironmentSetupCommit: rec.BaseCommit,
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, Language: info.Language, Domain: info.Domain,
 		Sections: secs, F2PSections: f2ps, TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
-		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset),
+		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset), Implementable: orEmpty(rec.Implementable),
 	}, nil
 }
 
@@ -425,4 +428,11 @@ func copyTree(src, dst string, edit func(dir string) error) error {
 		return err
 	}
 	return os.Rename(tmp, dst)
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -46,7 +46,7 @@ func builtWorkspace(t *testing.T) *pipeline.Env {
 	rec := build.Record{ID: "p-pep-0009", Project: "p", Repo: "o/p", BaseCommit: "b", HeadCommit: "h",
 		CreatedAt: time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC), Version: "b-12345678",
 		Recipe:   recipe.Recipe{Image: "golang:1.22", Test: recipe.Test{Command: "go test -json {tests}", Format: "go-json"}},
-		Sections: []build.Section{{ID: "1", Title: "Nine"}}, F2PSections: map[string][]string{"m.TestA": {"1"}},
+		Sections: []build.Section{{ID: "1", Title: "Nine"}}, F2PSections: map[string][]string{"m.TestA": {"1"}}, Implementable: []string{"1", "2"},
 		Report: &sandbox.Report{Command: "go test -json ./...", Classification: sandbox.Classification{
 			FailToPass: []string{"m.TestA"}, PassToPass: []string{"m.TestB", "m.TestC"}}},
 		Task: "task"}
@@ -76,7 +76,7 @@ func TestExportSWEBench(t *testing.T) {
 	want := `{"instance_id":"p-pep-0009","repo":"o/p","base_commit":"b","patch":"diff --git a/x b/x\n","test_patch":"diff --git a/x_test b/x_test\n",` +
 		`"problem_statement":"# Nine\n\nText.\n","hints_text":"","FAIL_TO_PASS":["m.TestA"],"PASS_TO_PASS":["m.TestB","m.TestC"],` +
 		`"created_at":"2026-02-03T04:05:06Z","version":"b-12345678","environment_setup_commit":"b","ep_id":"PEP 9","ep_title":"Nine","pr_number":9,` +
-		`"language":"Go","domain":"databases","sections":[{"id":"1","title":"Nine"}],"f2p_sections":{"m.TestA":["1"]},` +
+		`"language":"Go","domain":"databases","sections":[{"id":"1","title":"Nine"}],"f2p_sections":{"m.TestA":["1"]},"implementable_sections":["1","2"],` +
 		`"test_command":"go test -json ./...","test_format":"go-json","test_infra_reset":{"categories":["test","test-data","vendor"],"globs":["*.pth",".babelrc",".cargo/config",".cargo/config.toml",".mocharc*",".mvn/jvm.config",".mvn/maven.config",".mvn/wrapper/*",".pytest.ini","babel.config.*","conftest.py","go.mod[replace]","go.work","go.work.sum","gradle/wrapper/*","gradlew","jest.config.*","jest.setup.*","junit-platform.properties","karma.conf.*","mvnw","pyproject.toml[tool.pytest]","pytest.ini","rust-toolchain","rust-toolchain.toml","setup.cfg[tool:pytest]","sitecustomize.py","tox.ini[pytest]","usercustomize.py","vitest.config.*","vitest.setup.*","vitest.workspace.*"]}}` + "\n"
 	if string(data) != want {
 		t.Fatalf("got\n%s\nwant\n%s", data, want)

@@ -28,6 +28,21 @@ type Config struct {
 	// Sections maps an F2P test to the EP sections it checks, when the
 	// mapping tells (rank and augment refine it).
 	Sections map[string][]string `json:"f2p_sections,omitempty"`
+	// Implementable are the mapping's implementable sections, every one
+	// the Section Classification Summary marks so, with or without a
+	// test: Completed's denominator (paper §4.1).
+	Implementable []string `json:"implementable_sections,omitempty"`
+}
+
+// SectionResult is one implementable section's outcome: completed when it
+// has mapped F2P tests and all of them passed.
+type SectionResult struct {
+	ID        string `json:"id"`
+	Tests     int    `json:"tests"`
+	Passed    int    `json:"passed"`
+	Completed bool   `json:"completed"`
+	// Why says why a section is not completed.
+	Why string `json:"why,omitempty"`
 }
 
 // Test is one listed test's outcome.
@@ -48,6 +63,9 @@ type Grade struct {
 	P2PTotal          int    `json:"p2p_total"`
 	SectionsCompleted int    `json:"sections_completed"`
 	SectionsTotal     int    `json:"sections_total"`
+	// Sections says, per implementable section, whether it is completed
+	// and why not.
+	Sections []SectionResult `json:"sections,omitempty"`
 	// Run is the judged run's status and, when the log was not taken at
 	// its word, why.
 	Run    results.Status `json:"run"`
@@ -115,22 +133,44 @@ func score(cfg Config, v results.Verdict, exit results.Exit) Grade {
 	if g.F2PTotal > 0 && g.F2PPassed == g.F2PTotal && g.P2PPassed == g.P2PTotal {
 		g.Reward = 1
 	}
-	// A section is completed when every F2P test mapped to it passed.
+	// A section is completed when it has mapped F2P tests and every one
+	// passed (paper §4.1); the denominator is every implementable section,
+	// so a section no test checks counts as not completed.
 	secTests := map[string][]string{}
+	var mapped []string
 	for _, t := range cfg.FailToPass {
 		for _, s := range cfg.Sections[t] {
+			if secTests[s] == nil {
+				mapped = append(mapped, s)
+			}
 			secTests[s] = append(secTests[s], t)
 		}
 	}
-	g.SectionsTotal = len(secTests)
-	for _, ts := range secTests {
-		all := true
+	total := cfg.Implementable
+	if len(total) == 0 {
+		// A task built before the denominator was known: the mapped ones.
+		total = mapped
+		sort.Strings(total)
+	}
+	g.SectionsTotal = len(total)
+	for _, id := range total {
+		ts := secTests[id]
+		r := SectionResult{ID: id, Tests: len(ts)}
 		for _, t := range ts {
-			all = all && passed[t]
+			if passed[t] {
+				r.Passed++
+			}
 		}
-		if all {
+		switch {
+		case len(ts) == 0:
+			r.Why = "untested: no FAIL_TO_PASS test is mapped to it"
+		case r.Passed < len(ts):
+			r.Why = fmt.Sprintf("%d of its %d mapped FAIL_TO_PASS tests did not pass", len(ts)-r.Passed, len(ts))
+		default:
+			r.Completed = true
 			g.SectionsCompleted++
 		}
+		g.Sections = append(g.Sections, r)
 	}
 	return g
 }

@@ -136,3 +136,22 @@ func TestReadResults(t *testing.T) {
 func nums(reward, f2p, f2pTotal, p2p, p2pTotal, secs, secsTotal int) Reward {
 	return Reward{Reward: reward, F2PPassed: f2p, F2PTotal: f2pTotal, P2PPassed: p2p, P2PTotal: p2pTotal, SectionsCompleted: secs, SectionsTotal: secsTotal}
 }
+
+// TestCompletedDenominator: every implementable section counts, with or
+// without a mapped test (paper §4.1); an untested one is not completed.
+func TestCompletedDenominator(t *testing.T) {
+	cfg := Config{FailToPass: []string{"f1", "f2", "f3"}, PassToPass: []string{"p1"},
+		Sections:      map[string][]string{"f1": {"3.1"}, "f2": {"3.1", "3.2"}, "f3": {"3.3"}},
+		Implementable: []string{"3.1", "3.2", "3.3", "4", "6.1"}}
+	g := Score(cfg, res("f1", "passed", "f2", "passed", "f3", "failed", "p1", "passed", "canary", "failed"), results.Exit{Code: 1}, nil)
+	want := []SectionResult{
+		{ID: "3.1", Tests: 2, Passed: 2, Completed: true},
+		{ID: "3.2", Tests: 1, Passed: 1, Completed: true},
+		{ID: "3.3", Tests: 1, Passed: 0, Why: "1 of its 1 mapped FAIL_TO_PASS tests did not pass"},
+		{ID: "4", Why: "untested: no FAIL_TO_PASS test is mapped to it"},
+		{ID: "6.1", Why: "untested: no FAIL_TO_PASS test is mapped to it"},
+	}
+	if g.SectionsCompleted != 2 || g.SectionsTotal != 5 || !reflect.DeepEqual(g.Sections, want) {
+		t.Fatalf("sections %d/%d %+v", g.SectionsCompleted, g.SectionsTotal, g.Sections)
+	}
+}

@@ -319,6 +319,9 @@ func voided(g Grade, why string) Grade {
 	for i := range g.Tests {
 		g.Tests[i].Passed = false
 	}
+	for i := range g.Sections {
+		g.Sections[i].Passed, g.Sections[i].Completed, g.Sections[i].Why = 0, false, "the run is void: "+why
+	}
 	if IsTampered(why) {
 		g.Tampered = strings.TrimPrefix(why, tampered)
 	} else {

@@ -72,8 +72,10 @@ type Task struct {
 	Selection           []string
 	FailToPass          []string
 	PassToPass          []string
-	// Sections maps F2P tests to EP sections, when known.
-	Sections map[string][]string
+	// Sections maps F2P tests to EP sections, when known; Implementable
+	// are the mapping's implementable sections (Completed's denominator).
+	Sections      map[string][]string
+	Implementable []string
 	// Report is the validation that produced the lists (README).
 	Report *sandbox.Report
 	// Grader is the lolbench-grade binary to copy into tests/.
@@ -241,7 +243,8 @@ func write(dir string, t *Task) error {
 		return err
 	}
 	cfg := Config{
-		Config:   grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections},
+		Config:   grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections,
+			Implementable: t.Implementable},
 		Language: t.Language, BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
 	}
 	cj, err := json.MarshalIndent(cfg, "", "  ")
