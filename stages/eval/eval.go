@@ -359,10 +359,10 @@ func gradeTrial(t *Trial, ti *taskInfo, row *Row) (*grade.Grade, string, error) 
 		return &g, GradedHost, nil
 	}
 	if data, err := readCapped(filepath.Join(vdir, grade.RewardJSON), 1<<20); err == nil {
+		// lolbench's reward.json: its numbers and the verdict as reason
+		// (a generic Harbor reward.json has only numbers and is skipped).
 		var r grade.Reward
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if dec.Decode(&r) == nil && (r.Reward == 0 || r.Reward == 1) && r.Reason != "" {
+		if json.Unmarshal(data, &r) == nil && (r.Reward == 0 || r.Reward == 1) && r.Reason != "" {
 			g := &grade.Grade{Task: ti.candidate, Reward: r.Reward, F2PPassed: r.F2PPassed, F2PTotal: r.F2PTotal, P2PPassed: r.P2PPassed, P2PTotal: r.P2PTotal,
 				SectionsCompleted: r.SectionsCompleted, SectionsTotal: r.SectionsTotal, Verdict: r.Reason}
 			row.Notes = append(row.Notes, "no raw run in the trial: graded from the verifier's reward.json as recorded")

@@ -224,7 +224,11 @@ func (j *Judge) Ask(ctx context.Context, p prompts.Prompt, shown map[int]bool) (
 		if ctx.Err() != nil || errors.Is(err, llm.ErrNoRecord) || !strings.Contains(err.Error(), "no valid answer") {
 			return nil, nil, err
 		}
-		return nil, []Dropped{{Why: DropUnparseable + ": " + firstLine(err.Error())}}, nil
+		// The same words live and in replay (where the record's error is
+		// quoted inside the client's).
+		msg := err.Error()
+		msg = msg[strings.Index(msg, "no valid answer"):]
+		return nil, []Dropped{{Why: DropUnparseable + ": " + firstLine(msg)}}, nil
 	}
 	var kept []Detection
 	var dropped []Dropped
