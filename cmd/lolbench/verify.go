@@ -30,23 +30,28 @@ func newCmdVerify(f *Factory, runF func(*VerifyOptions) error) *cobra.Command {
 		Use:   "verify TASKDIR --solution PATCH",
 		Short: "Score a solution patch on a task: F2P/P2P results and the reward",
 		Long: `Verify runs a task's verifier on a candidate solution, the way Harbor does,
-and prints every FAIL_TO_PASS and PASS_TO_PASS test with its status, then the
-reward. This is how an agent's patch is scored, and how the reference solution
-is checked (candidates/<id>/build/solution.patch scores 1).
+and grades it on this machine: every FAIL_TO_PASS and PASS_TO_PASS test with
+its status, the sections not completed and why, the verdict and the reward.
+This is how an agent's patch is scored, and how the reference solution is
+checked (candidates/<id>/build/solution.patch scores 1).
 
 TASKDIR is a Harbor task folder written by 'lolbench build' (candidates/<id>/task
 or an exported copy). PATCH is a unified diff against the PR's base commit, as
 'git diff' writes it ("-" reads standard input; an empty file scores the
 untouched repository). With the docker executor the environment is built from
 TASKDIR/environment/Dockerfile (the engine's cache serves the layers 'lolbench
-build' made); the patch is applied in /testbed, TASKDIR/tests is copied to
-/tests and tests/test.sh runs, with no network. A patch that does not apply
-scores 0 with that reason.
+build' made), TASKDIR/tests is copied to /tests and tests/test.sh runs as
+root, with no network; the verifier has the test user apply the patch, resets
+the test infrastructure, plants canaries, runs the tests as that user, kills
+every process they started and keeps the raw run. The grade is computed here
+from that raw run (docs/architecture.md, "Grading and its threat model").
 
-The reward is 1 only when every FAIL_TO_PASS and every PASS_TO_PASS test
-passed; a run whose log claims success while the test command exited non-zero
-does not pass. The verifier's files (reward.txt, reward.json, grade.json, the
-test output) are kept in --out.
+The verdict is "passed" (reward 1: every listed test passed), "failed",
+"tampered: ..." (a canary passed or went missing, processes survived) or
+"error: ..." (the patch does not apply, the verifier could not run). The
+verifier's folder (reward.txt, reward.json and grade.json as Harbor would read
+them, and run-1/, the raw run) is kept in --out/verifier, this machine's grade
+in --out/grade.json. With --executor local the tests run unisolated, as you.
 
 Exit status: 0 when the reward is 1, 1 when it is 0, 2 for bad input.`,
 		Example: `  lolbench verify work/candidates/tinykv-tkep-0002/task --solution agent.patch
@@ -124,12 +129,18 @@ func runVerify(cmd *cobra.Command, f *Factory, opts *VerifyOptions) error {
 			}
 			fmt.Fprintf(f.IO.Out, "%s  %-12s %s (%s)\n", mark, t.List, t.Name, st)
 		}
+		for _, s := range g.Sections {
+			if !s.Completed {
+				fmt.Fprintf(f.IO.Out, "section %s not completed: %s\n", s.ID, s.Why)
+			}
+		}
 		if g.Error != "" {
 			fmt.Fprintf(f.IO.Out, "error: %s\n", g.Error)
 		}
 		if g.Reason != "" {
 			fmt.Fprintf(f.IO.Out, "run %s: %s\n", g.Run, g.Reason)
 		}
+		fmt.Fprintf(f.IO.Out, "verdict: %s\n", g.Verdict)
 		fmt.Fprintf(f.IO.Out, "reward %d: FAIL_TO_PASS %d/%d, PASS_TO_PASS %d/%d, sections %d/%d\n",
 			g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal)
 	}

@@ -215,6 +215,11 @@ func printGrade(w io.Writer, g grade.Grade) {
 		}
 		fmt.Fprintf(w, "%s %s %s (%s)\n", mark, t.List, t.Name, st)
 	}
+	for _, s := range g.Sections {
+		if !s.Completed {
+			fmt.Fprintf(w, "section %s not completed: %s\n", s.ID, s.Why)
+		}
+	}
 	if g.Reason != "" {
 		fmt.Fprintf(w, "run: %s: %s\n", g.Run, g.Reason)
 	}
