@@ -5,12 +5,15 @@
 //
 // The judge grades the mapping, not the PR. For every implementable section
 // of the artifact it extracts the requirement claims and scores five
-// dimensions from 1 to 10 (coverage, precision, scope, granularity,
-// specificity), and it gives an importance category with modifiers,
-// independent of file counts. The arithmetic is Go's and exact (score.go):
+// dimensions from 1 to 10: coverage, precision, scope and granularity grade
+// the mapping, specificity grades how precisely the EP's own text states
+// what the code must do. It also gives an importance category with
+// modifiers, independent of file counts. The arithmetic is Go's and exact
+// (score.go):
 //
 //	q = 0.40 coverage + 0.25 precision + 0.15 scope + 0.10 granularity + 0.10 specificity
-//	w = base(category) + modifiers, clipped to [0.1, 1.0]; 0 when not implementable
+//	w = base(category) + modifiers, clipped to [0.1, 1.0] for every section
+//	    the artifact marks implementable, whatever the judge's category
 //	Q = Σ w·q / Σ w
 //
 // Section scores and Q are published rounded half up to one decimal. A
@@ -69,7 +72,7 @@ func ScoringParam() string {
 	for _, m := range Modifiers {
 		fmt.Fprintf(&b, " %s%+d", m.Modifier, int(m.Delta))
 	}
-	fmt.Fprintf(&b, " clip=%s..%s threshold=%s", MinWeight, MaxWeight, Threshold)
+	fmt.Fprintf(&b, " clip=%s..%s(every implementable section) threshold=%s", MinWeight, MaxWeight, Threshold)
 	return b.String()
 }
 

@@ -166,7 +166,7 @@ var Categories = []CategoryInfo{
 	{Compatibility, 6, "compatibility, migration, configuration, rollout, error handling or deprecation"},
 	{Tests, 4, "tests, validation, benchmarks or performance"},
 	{Docs, 2, "documentation, build, generated files or fixtures"},
-	{NonImplementable, 0, "the section asks for no code after all"},
+	{NonImplementable, 0, "the section asks for no code after all, whatever the artifact says; it still counts, at the lowest weight, and the disagreement goes to the expert"},
 }
 
 // Modifier adjusts a section's weight.
@@ -197,16 +197,20 @@ var Modifiers = []ModifierInfo{
 	{Optional, -2, "the section is optional, deferred or exploratory"},
 }
 
-// Weight bounds of implementable sections.
+// Weight bounds of implementable sections: the floor keeps every
+// implementable section in Q (paper, section 3.2).
 const (
 	MinWeight Tenths = 1
 	MaxWeight Tenths = 10
 )
 
 // Weight is a section's importance w: the base weight of its category plus
-// every modifier, each once, clipped to [0.1, 1.0]; a non-implementable
-// section (by the artifact, or by the judge's category) weighs 0 whatever
-// its modifiers.
+// every modifier, each once, clipped to [0.1, 1.0] for a section the
+// artifact marks implementable. The artifact, which passed the static rules
+// and the semantic audit, decides what is implementable: a judge that
+// labels such a section non-implementable gives it base 0, so it weighs
+// the floor, 0.1, and stays in Q rather than silently leaving it. Only a
+// section the artifact marks not implementable weighs 0.
 func Weight(implementable bool, c Category, mods []Modifier) (Tenths, error) {
 	i := slices.IndexFunc(Categories, func(ci CategoryInfo) bool { return ci.Category == c })
 	if i < 0 {
@@ -225,7 +229,7 @@ func Weight(implementable bool, c Category, mods []Modifier) (Tenths, error) {
 		seen[m] = true
 		w += Modifiers[j].Delta
 	}
-	if !implementable || c == NonImplementable {
+	if !implementable {
 		return 0, nil
 	}
 	return min(max(w, MinWeight), MaxWeight), nil

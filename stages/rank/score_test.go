@@ -101,7 +101,9 @@ func TestWeight(t *testing.T) {
 		{"compatibility", true, Compatibility, nil, "0.6", ""},
 		{"tests", true, Tests, nil, "0.4", ""},
 		{"docs", true, Docs, nil, "0.2", ""},
-		{"non-implementable category", true, NonImplementable, nil, "0.0", ""},
+		// The judge's label cannot zero a section the artifact marks
+		// implementable: base 0, floored at 0.1 (issue 12 §5).
+		{"non-implementable category floored", true, NonImplementable, nil, "0.1", ""},
 		{"core clipped at 1.0", true, Core, []Modifier{Normative, Dependents}, "1.0", ""},
 		{"internal plus both", true, Internal, []Modifier{Normative, Dependents}, "1.0", ""},
 		{"internal plus normative", true, Internal, []Modifier{Normative}, "0.9", ""},
@@ -113,7 +115,9 @@ func TestWeight(t *testing.T) {
 		{"docs optional clipped at 0.1", true, Docs, []Modifier{Optional}, "0.1", ""},
 		{"docs all minus clipped at 0.1", true, Docs, []Modifier{Illustrative, Vague, Optional}, "0.1", ""},
 		{"tests all five", true, Tests, []Modifier{Normative, Dependents, Illustrative, Vague, Optional}, "0.2", ""},
-		{"non-implementable ignores modifiers", true, NonImplementable, []Modifier{Normative, Dependents}, "0.0", ""},
+		{"non-implementable plus modifiers", true, NonImplementable, []Modifier{Normative, Dependents}, "0.2", ""},
+		{"non-implementable optional floored", true, NonImplementable, []Modifier{Optional}, "0.1", ""},
+		{"non-implementable in both", false, NonImplementable, []Modifier{Normative}, "0.0", ""},
 		{"not implementable in the artifact", false, Core, []Modifier{Normative}, "0.0", ""},
 		{"unknown category", true, "api", nil, "", `unknown category "api"`},
 		{"unknown modifier", true, Core, []Modifier{"urgent"}, "", `unknown modifier "urgent"`},
@@ -150,7 +154,7 @@ func TestWeightExhaustive(t *testing.T) {
 			}
 			for _, impl := range []bool{true, false} {
 				want := 0
-				if impl && c != NonImplementable {
+				if impl {
 					want = min(max(sum, 1), 10)
 				}
 				got, err := Weight(impl, c, mods)
@@ -216,15 +220,29 @@ func TestScore(t *testing.T) {
 			comp: "Q = Σ w·q / Σ w = (1.0×8.05) / (1.0) = 8.050 / 1.0 = 8.0500 → 8.1",
 		},
 		{
-			// A non-implementable section weighs 0, however well it scores.
-			name: "non-implementable sections do not count",
+			// A section the artifact marks not implementable weighs 0,
+			// however well it scores; one the judge alone calls
+			// non-implementable keeps the floor: (1.0·5.00 + 0.1·10.00) / 1.1.
+			name: "the artifact decides what leaves Q, not the judge",
 			sections: []Section{
 				sec("3", dims(5, 5, 5, 5, 5), Core),
 				sec("1", dims(10, 10, 10, 10, 10), NonImplementable, Normative),
 				{Section: "2", Implementable: false, Dimensions: dims(10, 10, 10, 10, 10), Category: Core},
 			},
-			hasQ: true, q: "5.0", retained: false,
-			comp: "Q = Σ w·q / Σ w = (1.0×5.00) / (1.0) = 5.000 / 1.0 = 5.0000 → 5.0",
+			hasQ: true, q: "5.5", retained: false,
+			comp: "Q = Σ w·q / Σ w = (1.0×5.00 + 0.1×10.00) / (1.0 + 0.1) = 6.000 / 1.1 = 5.4545 → 5.5",
+		},
+		{
+			// (1.0·9.00 + 0.1·1.00) / 1.1 = 8.2727...: a failing section the
+			// judge calls non-implementable still pulls Q down; without the
+			// floor Q would be 9.0.
+			name: "a judge's label does not hide a failing section",
+			sections: []Section{
+				sec("3.1", dims(9, 9, 9, 9, 9), Core),
+				sec("3.2", dims(1, 1, 1, 1, 1), NonImplementable),
+			},
+			hasQ: true, q: "8.3", retained: true,
+			comp: "Q = Σ w·q / Σ w = (1.0×9.00 + 0.1×1.00) / (1.0 + 0.1) = 9.100 / 1.1 = 8.2727 → 8.3",
 		},
 		{
 			// (0.1·1.00 + 0.1·10.00) / 0.2 = 5.5: clipped weights still count.
@@ -238,9 +256,15 @@ func TestScore(t *testing.T) {
 		},
 		{
 			name:     "no weight, no Q",
-			sections: []Section{sec("1", dims(10, 10, 10, 10, 10), NonImplementable)},
+			sections: []Section{{Section: "1", Implementable: false, Dimensions: dims(10, 10, 10, 10, 10), Category: Core}},
 			hasQ:     false, q: "0.0", retained: false,
 			comp: "Q = Σ w·q / Σ w is undefined: Σ w = 0",
+		},
+		{
+			name:     "the judge alone cannot leave Q undefined",
+			sections: []Section{sec("1", dims(10, 10, 10, 10, 10), NonImplementable)},
+			hasQ:     true, q: "10.0", retained: true,
+			comp: "Q = Σ w·q / Σ w = (0.1×10.00) / (0.1) = 1.000 / 0.1 = 10.0000 → 10.0",
 		},
 		{name: "no sections", hasQ: false, q: "0.0", comp: "Q = Σ w·q / Σ w is undefined: Σ w = 0"},
 	} {
@@ -327,16 +351,29 @@ func TestBuildReport(t *testing.T) {
 	if got := rep.Summary(); got != "Q 7.9 < 8.0: the store API mapping is complete" {
 		t.Fatalf("summary %q", got)
 	}
-	// The same judgement retained once the deferred section is not
-	// implementable: Q is then 8.0 from section 3.1 alone.
+	// The judge calling the deferred section non-implementable does not
+	// take it out of Q: it keeps the floor weight 0.1 (docs 0.2 - 0.2 was
+	// floored too), so Q stays 7.9 and the candidate is not retained, where
+	// dropping the section would have given 8.0 from section 3.1 alone.
 	j.Sections[0].Category = NonImplementable
 	rep, _ = BuildReport(j, want, Gates{Static: true, Semantic: true})
-	if !rep.Retained || rep.Q.String() != "8.0" || rep.Review != ReviewAwaiting || rep.Summary() != "Q 8.0 >= 8.0: retained, awaiting expert review" {
+	if rep.Retained || rep.Q.String() != "7.9" || string(rep.QExact) != "7.9455" || rep.Sections[1].W != 1 || rep.Sections[1].Category != NonImplementable ||
+		rep.Summary() != "Q 7.9 < 8.0: the store API mapping is complete" {
 		t.Fatalf("report %+v", rep)
 	}
 	b, _ := json.Marshal(rep.Sections[0])
 	if string(b) != `{"section":"3.1","title":"Store API","claims":["SetWithTTL","TTL"],"coverage":8,"precision":7,"scope":8,"granularity":9,"specificity":9,"category":"core","modifiers":[],"w":1.0,"q":8.0,"q_exact":7.95,"reason":"complete but coarse"}` {
 		t.Fatalf("row JSON %s", b)
+	}
+	b, _ = json.Marshal(rep.Sections[1])
+	if string(b) != `{"section":"6.1","title":"Eviction policies","claims":["LRU eviction"],"coverage":8,"precision":8,"scope":8,"granularity":7,"specificity":8,"category":"non-implementable","modifiers":["optional"],"w":0.1,"q":7.9,"q_exact":7.90,"reason":"rightly deferred"}` {
+		t.Fatalf("row JSON %s", b)
+	}
+	// Retained once 3.1 is graded higher: (1.0·8.35 + 0.1·7.90) / 1.1 = 8.3091.
+	j.Sections[1].Dimensions = dims(9, 7, 8, 9, 9)
+	rep, _ = BuildReport(j, want, Gates{Static: true, Semantic: true})
+	if !rep.Retained || rep.Q.String() != "8.3" || string(rep.QExact) != "8.3091" || rep.Review != ReviewAwaiting || rep.Summary() != "Q 8.3 >= 8.0: retained, awaiting expert review" {
+		t.Fatalf("report %+v", rep)
 	}
 	// Failing gates are never retained.
 	rep, _ = BuildReport(j, want, Gates{Static: true, Semantic: false})
