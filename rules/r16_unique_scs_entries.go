@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -134,6 +135,9 @@ func r16Headings(title string, ids []string) string {
 	}
 	return "the heading " + strconv.Quote(title) + " only as " + sectionsPhrase(ids)
 }
+
+// commentLineRE matches a "#"-comment line, or an ATX heading line.
+var commentLineRE = regexp.MustCompile(`^\s*#+\s+(.+?)\s*#*\s*$`)
 
 // codeFragments returns the heading keys (headingKey) of the EP's
 // "#"-comment lines that are not headings: lines of a code block, a shell

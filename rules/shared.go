@@ -3,8 +3,6 @@ package rules
 import (
 	"regexp"
 	"strings"
-
-	"github.com/lolbench/lolbench/pipeline/ep"
 )
 
 // Helpers used by more than one rule, so that two rules never disagree on
@@ -36,33 +34,6 @@ func (f *Facts) AggregatePath(p string) string {
 		}
 	}
 	return ""
-}
-
-var commentLineRE = regexp.MustCompile(`^\s*#+\s+(.+?)\s*#*\s*$`)
-
-// CodeFragment reports whether title is the text of a "#"-comment line of
-// the EP that is not a heading: a shell or Python comment in a code block
-// that a careless reader took for a Markdown heading. Rule 16 reports such
-// SCS rows; rule 23 leaves them to it.
-func CodeFragment(doc *ep.Document, title string) bool {
-	if doc == nil {
-		return false
-	}
-	want := normTitle(title)
-	if want == "" {
-		return false
-	}
-	for _, s := range doc.Sections {
-		if normTitle(s.Title) == want {
-			return false
-		}
-	}
-	for _, line := range strings.Split(string(doc.Source), "\n") {
-		if m := commentLineRE.FindStringSubmatch(line); m != nil && normTitle(m[1]) == want {
-			return true
-		}
-	}
-	return false
 }
 
 // normTitle compares titles ignoring case, repeated blanks and leading "#"
