@@ -36,9 +36,11 @@ type Config struct {
 	Executor sandbox.Executor
 	// Recipe finds a candidate's recipe outside its folder.
 	Recipe func(*pipeline.Info) (*recipe.Recipe, error)
-	// SkipReview leaves the expert-review gate out (the demo): candidates
-	// go on to task construction without a review record.
-	SkipReview bool
+	// IncludeUnreviewed lets candidates that did not pass every gate
+	// (validate, audit, rank, review; skipped is not passed) go on to task
+	// construction, their tasks marked unreviewed (the demo, which has no
+	// LLM endpoint and no expert).
+	IncludeUnreviewed bool
 	// MaxMutantsPerOperator caps the syntax-operator mutants of one
 	// operator per task (0: no cap), to bound the test runs of a large PR
 	// or of the demo.
@@ -68,14 +70,12 @@ func Plan(cfg Config) *pipeline.Plan {
 		// rank: the judge scores only mappings that passed both gates.
 		&rank.Stage{LLM: cfg.LLM},
 	)
-	if !cfg.SkipReview {
-		// review: a retained candidate waits for an expert's decision.
-		p.Each = append(p.Each, review.Stage{})
-	}
-	// build: only a retained, reviewed candidate is worth the Docker time
-	// of task construction (§3.3).
 	p.Each = append(p.Each,
-		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe},
+		// review: a retained candidate waits for an expert's decision.
+		review.Stage{IncludeUnreviewed: cfg.IncludeUnreviewed},
+		// build: only a candidate that passed every gate is worth the
+		// Docker time of task construction (§3.3).
+		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe, IncludeUnreviewed: cfg.IncludeUnreviewed},
 		// mutate: mutants and coverage need a built task whose F2P and P2P
 		// lists hold (§4).
 		&mutate.Stage{Executor: cfg.Executor, LLM: cfg.LLM, MaxPerOperator: cfg.MaxMutantsPerOperator},
@@ -85,7 +85,7 @@ func Plan(cfg Config) *pipeline.Plan {
 		&augment.Stage{LLM: cfg.LLM, Executor: cfg.Executor},
 	)
 	// export: the built tasks as Harbor folders and SWE-bench JSONL.
-	p.After = append(p.After, &exportAll{})
+	p.After = append(p.After, &exportAll{IncludeUnreviewed: cfg.IncludeUnreviewed})
 	return p
 }
 
@@ -94,6 +94,7 @@ func Plan(cfg Config) *pipeline.Plan {
 // "export" stage of a run.
 type exportAll struct {
 	Harbor, SWEBench, HarborSpec, SWEBenchSpec export.Stage
+	IncludeUnreviewed                          bool
 }
 
 func (*exportAll) Name() string   { return "export" }
@@ -104,6 +105,7 @@ func (e *exportAll) Run(ctx context.Context, env *pipeline.Env) error {
 	e.HarborSpec.Format, e.SWEBenchSpec.Format = export.Harbor, export.SWEBench
 	e.HarborSpec.Variant, e.SWEBenchSpec.Variant = export.Spec, export.Spec
 	for _, s := range []*export.Stage{&e.Harbor, &e.SWEBench, &e.HarborSpec, &e.SWEBenchSpec} {
+		s.IncludeUnreviewed = e.IncludeUnreviewed
 		if err := s.Run(ctx, env); err != nil {
 			return err
 		}

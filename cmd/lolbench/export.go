@@ -18,6 +18,8 @@ type ExportOptions struct {
 	Workspace string
 	Out       string
 	JSON      bool
+	// IncludeUnreviewed exports tasks built without passing every gate.
+	IncludeUnreviewed bool
 }
 
 // NewCmdExport writes the built tasks out as Harbor folders or SWE-bench
@@ -57,7 +59,9 @@ the signatures of its new and changed public classes and functions (see
 
 Candidates that were not built, or were rejected, or (spec) whose
 repository cannot give the specification, are listed on stderr with the
-reason and left out.`,
+reason and left out, and so are tasks built unreviewed (lolbench run
+--include-unreviewed) unless --include-unreviewed is given here too; their
+task.toml and JSONL rows then say unreviewed = true and the gates skipped.`,
 		Example: `  lolbench export --format harbor --workspace work
   lolbench export --format swebench --out dist && head -c 300 dist/swebench.jsonl
   lolbench export --format harbor --variant spec   # work/export/harbor-spec/<id>-spec/`,
@@ -76,7 +80,7 @@ reason and left out.`,
 			if err != nil {
 				return err
 			}
-			st := &export.Stage{Format: opts.Format, Variant: opts.Variant, Out: opts.Out}
+			st := &export.Stage{Format: opts.Format, Variant: opts.Variant, Out: opts.Out, IncludeUnreviewed: opts.IncludeUnreviewed}
 			env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
 			if err := st.Run(cmd.Context(), env); err != nil {
 				return err
@@ -110,5 +114,6 @@ reason and left out.`,
 	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
 	fl.StringVar(&opts.Out, "out", "", "output folder (default <workspace>/export)")
 	fl.BoolVar(&opts.JSON, "json", false, "print what was exported as JSON")
+	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "also export tasks built without passing every gate (marked unreviewed)")
 	return cmd
 }

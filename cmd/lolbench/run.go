@@ -25,20 +25,22 @@ import (
 
 // RunOptions are the parsed flags of `lolbench run`.
 type RunOptions struct {
-	Workspace  string
-	Projects   string // registry; "" or absent file: no collection
-	Offline    bool
-	From, To   string
-	Only       []string
-	Force      bool
-	Jobs       int
-	Shard      pipeline.Shard
-	Executor   string
-	SkipReview bool
-	MaxMutants int
-	LLMConfig  string
-	ReplayOnly bool
-	JSON       bool
+	Workspace string
+	Projects  string // registry; "" or absent file: no collection
+	Offline   bool
+	From, To  string
+	Only      []string
+	Force     bool
+	Jobs      int
+	Shard     pipeline.Shard
+	Executor  string
+	// IncludeUnreviewed builds and exports candidates that did not pass
+	// every gate, marked unreviewed.
+	IncludeUnreviewed bool
+	MaxMutants        int
+	LLMConfig         string
+	ReplayOnly        bool
+	JSON              bool
 }
 
 // NewCmdRun runs the whole method over a workspace, like make.
@@ -60,6 +62,14 @@ and everything after it, for that candidate only. A candidate rejected at a
 stage stops there, with the reason recorded (lolbench status). Results are
 written atomically: a run killed at any moment and started again loses
 nothing.
+
+Tasks are built only from candidates that passed every gate: the static
+rules (validate), the semantic audits (audit), the judge's Q >= 8.0 (rank)
+and an expert's review (lolbench review). A skipped gate (no LLM endpoint, no
+review yet) is not a pass: the build skips such a candidate and says which
+gates it lacks. --include-unreviewed builds and exports it anyway, its
+task.toml [metadata] and its JSONL row marked unreviewed = true with the
+gates it skipped.
 
 Without an LLM endpoint the LLM stages are skipped with one line naming the
 variables to set, and the deterministic stages still run. Collection runs
@@ -110,7 +120,7 @@ slice of the candidates, so that n workers can share a workspace
 	fl.IntVar(&opts.Jobs, "jobs", 1, "candidates processed in parallel")
 	fl.StringVar(&shard, "shard", "", "process only shard i of n (i/n, 0-based)")
 	fl.StringVar(&opts.Executor, "executor", "auto", "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)")
-	fl.BoolVar(&opts.SkipReview, "skip-review", false, "leave out the expert-review gate (for demos; a dataset needs lolbench review)")
+	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "build and export candidates that did not pass every gate (validate, audit, rank Q >= 8.0, review), marked unreviewed (demos; a dataset passes them)")
 	fl.IntVar(&opts.MaxMutants, "max-mutants-per-operator", 0, "cap the syntax-operator mutants of one operator per task (0: no cap)")
 	fl.StringVar(&opts.LLMConfig, "llm-config", "", "YAML file with the LLM configuration")
 	fl.BoolVar(&opts.ReplayOnly, "replay-only", false, "serve every LLM answer from the workspace's records")
@@ -123,7 +133,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := stages.Config{Offline: opts.Offline, SkipReview: opts.SkipReview, Recipe: registryRecipe(opts.Projects),
+	cfg := stages.Config{Offline: opts.Offline, IncludeUnreviewed: opts.IncludeUnreviewed, Recipe: registryRecipe(opts.Projects),
 		MaxMutantsPerOperator: opts.MaxMutants}
 	if opts.Projects != "" {
 		if cfg.Registry, err = registry.Load(opts.Projects); err != nil {
@@ -162,15 +172,23 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if runErr != nil {
 		return runErr
 	}
+	var rejected []string
 	for _, c := range sum.Candidates {
 		if c.Err != "" {
 			return fmt.Errorf("candidate %s: %s", c.ID, c.Err)
 		}
 		for _, o := range c.Outcomes {
-			if o.Result == pipeline.Failed {
+			switch o.Result {
+			case pipeline.Failed:
 				return fmt.Errorf("candidate %s: stage %s failed: %s", c.ID, o.Stage, o.Reason)
+			case pipeline.Rejected:
+				rejected = append(rejected, c.ID+" at "+o.Stage)
 			}
 		}
+	}
+	if len(rejected) > 0 {
+		// Exit 1, as for any check that found problems.
+		return findings("%d candidate(s) rejected: %s", len(rejected), strings.Join(rejected, ", "))
 	}
 	return nil
 }

@@ -35,11 +35,22 @@ fi
 
 # Without an endpoint the LLM stages are skipped with a line naming the
 # variables to set; with LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL set
-# they run for real. The expert-review gate is left out: a demo has no
-# expert.
-status=0
+# they run for real. A skipped gate is not a pass, and a demo has no expert
+# to review: --include-unreviewed builds the two good candidates anyway,
+# their tasks marked unreviewed. The third candidate's mapping is flawed on
+# purpose, so that the report shows real rule violations: its run must end
+# rejected at validate (exit 1), and the demo checks that it does.
+echo "demo: no expert review here, and no LLM gates without an endpoint: building with --include-unreviewed (tasks marked unreviewed)" >&2
 "$bin" run --workspace "$work" --projects "$work/projects.yaml" --offline \
-	--skip-review --jobs 2 --max-mutants-per-operator 2 || status=$?
+	--include-unreviewed --jobs 2 --max-mutants-per-operator 2 \
+	--only tinykv-tkep-0002,unitconv-ucep-0004
+status=0
+"$bin" run --workspace "$work" --offline --to validate --only tinykv-flawed-tkep-0002 || status=$?
+if [ "$status" -ne 1 ]; then
+	echo "demo: the flawed mapping (tinykv-flawed-tkep-0002) should be rejected at validate, exit status 1; got $status" >&2
+	exit 1
+fi
+echo "demo: tinykv-flawed-tkep-0002 rejected at validate, as intended (its violations are in the report)" >&2
 "$bin" report --workspace "$work" >/dev/null
 
 cat <<MSG
@@ -50,4 +61,3 @@ Demo finished; lolbench status --workspace $work shows every candidate.
   Specification variant:  $work/export/harbor-spec, $work/export/swebench-spec.jsonl
   HTML report:            $work/reports/index.html
 MSG
-exit $status

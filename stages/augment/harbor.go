@@ -65,6 +65,7 @@ func (a *augmenter) writeTask(added []byte) error {
 		TestPatch: joinPatches(t.testPatch, added), Solution: t.solution, TestPaths: testPaths,
 		Selection: t.finalSelection(rep.AddedFiles), FailToPass: rep.FailToPass, PassToPass: t.rec.Report.PassToPass,
 		Sections: sections, Implementable: t.rec.Implementable, Report: t.rec.Report, Grader: tmp.Name(),
+		SkippedGates: t.rec.SkippedGates,
 	}
 	if err := harbor.Write(taskDir, task); err != nil {
 		return fmt.Errorf("candidate %s: %w", t.c.ID, err)

@@ -61,6 +61,9 @@ type Stage struct {
 	// Recipe finds a candidate's recipe when the candidate folder has no
 	// recipe.yaml (the project registry's recipe); nil means none.
 	Recipe func(info *pipeline.Info) (*recipe.Recipe, error)
+	// IncludeUnreviewed builds a candidate that has not passed every gate
+	// (Gates), and marks its task unreviewed with the gates it skipped.
+	IncludeUnreviewed bool
 
 	graderOnce sync.Once
 	grader     string
@@ -99,6 +102,39 @@ type Record struct {
 	Report      *sandbox.Report     `json:"report"`
 	Rejected    string              `json:"rejected,omitempty"`
 	Task        string              `json:"task,omitempty"`
+	// Unreviewed is set when the task was built without passing every gate
+	// (--include-unreviewed); SkippedGates says which and how they stood.
+	Unreviewed   bool     `json:"unreviewed,omitempty"`
+	SkippedGates []string `json:"skipped_gates,omitempty"`
+}
+
+// Gates are the stages a candidate must pass before a task is built from
+// it (paper §3.2): the static rules, the semantic audits, the judge's
+// Q >= 8.0 and the expert's review. A skipped gate is not a pass.
+var Gates = []string{"validate", "audit", "rank", "review"}
+
+// gateGaps lists the gates a candidate has not passed, with how each
+// stands ("audit skipped: no LLM endpoint configured; ...").
+func gateGaps(c *pipeline.Candidate) ([]string, error) {
+	st, err := c.LoadStatus()
+	if err != nil {
+		return nil, err
+	}
+	var gaps []string
+	for _, g := range Gates {
+		s := st.Stages[g]
+		switch {
+		case s == nil:
+			gaps = append(gaps, g+" not run")
+		case s.Result != pipeline.Passed:
+			gap := g + " " + string(s.Result)
+			if s.Reason != "" {
+				gap += ": " + s.Reason
+			}
+			gaps = append(gaps, gap)
+		}
+	}
+	return gaps, nil
 }
 
 // Section is one EP section in the record.
@@ -120,6 +156,13 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 	if s.Executor != nil {
 		in.Params = append(in.Params, "executor "+s.Executor.Name())
 	}
+	// The gates' standing is an input: a gate passing later rebuilds the
+	// task without the unreviewed mark.
+	gaps, err := gateGaps(c)
+	if err != nil {
+		return in, err
+	}
+	in.Params = append(in.Params, fmt.Sprintf("gates %q include-unreviewed %v", gaps, s.IncludeUnreviewed))
 	if r, err := s.recipeFor(c, info); err == nil {
 		in.Params = append(in.Params, fmt.Sprintf("recipe %+v", *r))
 	}
@@ -151,6 +194,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if s.Executor == nil {
 		return errors.New("build: no executor")
 	}
+	gaps, err := gateGaps(c)
+	if err != nil {
+		return err
+	}
+	if len(gaps) > 0 && !s.IncludeUnreviewed {
+		return pipeline.Skip("not built: gates not passed (%s); a skipped gate is not a pass: pass them, or build with --include-unreviewed", strings.Join(gaps, "; "))
+	}
 	info, err := c.LoadInfo()
 	if err != nil {
 		return err
@@ -181,7 +231,8 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
 	record := &Record{ID: c.ID, Project: info.Project, Repo: info.Repo, BaseCommit: base, HeadCommit: head,
-		CreatedAt: info.PR.CreatedAt, Recipe: r, TestFiles: sp.TestFiles, TestPaths: sp.TestPaths}
+		CreatedAt: info.PR.CreatedAt, Recipe: r, TestFiles: sp.TestFiles, TestPaths: sp.TestPaths,
+		Unreviewed: len(gaps) > 0, SkippedGates: gaps}
 	record.Version = sandbox.EnvKey(r, base)
 	var epDoc *ep.Document
 	if info.EP.File != "" {
@@ -263,7 +314,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		EP: epText, EPFormat: epFormat, Recipe: r, Tree: spec.Tree,
 		TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths, Selection: plan.Selection,
 		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections, Implementable: record.Implementable,
-		Report: rep, Grader: grader,
+		Report: rep, Grader: grader, SkippedGates: gaps,
 	}
 	if err := harbor.Write(filepath.Join(c.Dir, TaskDir), t); err != nil {
 		return err

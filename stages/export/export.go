@@ -71,6 +71,9 @@ type Stage struct {
 	Variant string
 	// Out is the output folder; <workspace>/export by default.
 	Out string
+	// IncludeUnreviewed exports tasks built without passing every gate
+	// (their task.toml and JSONL row say unreviewed); others are skipped.
+	IncludeUnreviewed bool
 	// Exported lists the ids written, after Run; Path is the JSONL file
 	// or the folder of Harbor tasks.
 	Exported []string
@@ -113,8 +116,8 @@ type Instance struct {
 	// Implementable are the mapping's implementable sections, Completed's
 	// denominator (a section no F2P test checks counts as not completed).
 	Implementable []string `json:"implementable_sections"`
-	TestCommand string              `json:"test_command"`
-	TestFormat  string              `json:"test_format"`
+	TestCommand   string   `json:"test_command"`
+	TestFormat    string   `json:"test_format"`
 	// TestInfra says which paths a harness must reset to the base commit
 	// before it applies test_patch, beyond test_patch's own files
 	// (lang.TestInfraRules): a SWE-bench harness resets only those, so an
@@ -122,6 +125,10 @@ type Instance struct {
 	// grading (lolbench verify, and lolbench eval on predictions) does all
 	// of issue 11's checks; this is what the format can carry of them.
 	TestInfra lang.InfraSpec `json:"test_infra_reset"`
+	// Unreviewed marks a task built without passing every gate, and
+	// SkippedGates says which (lolbench run --include-unreviewed).
+	Unreviewed   bool     `json:"unreviewed,omitempty"`
+	SkippedGates []string `json:"skipped_gates,omitempty"`
 }
 
 // Run implements pipeline.WorkspaceStage. Only candidates whose build
@@ -179,6 +186,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 		rec, err := build.LoadRecord(c)
 		if err != nil {
 			s.Skipped[id] = err.Error()
+			continue
+		}
+		if rec.Unreviewed && !s.IncludeUnreviewed {
+			s.Skipped[id] = "unreviewed: built without passing every gate (" + strings.Join(rec.SkippedGates, "; ") + "); export it with --include-unreviewed"
 			continue
 		}
 		taskDir := filepath.Join(c.Dir, build.TaskDir)
@@ -294,6 +305,7 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, Language: info.Language, Domain: info.Domain,
 		Sections: secs, F2PSections: f2ps, TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
 		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset), Implementable: orEmpty(rec.Implementable),
+		Unreviewed: rec.Unreviewed, SkippedGates: rec.SkippedGates,
 	}, nil
 }
 

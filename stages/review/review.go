@@ -87,7 +87,11 @@ func Load(c *pipeline.Candidate) (*Record, error) {
 // candidate without a review is held (recorded as rejected with the reason
 // "awaiting expert review", which names the command to run); because
 // review.json is one of its inputs, recording a review reruns the gate.
-type Stage struct{}
+// With IncludeUnreviewed a candidate awaiting review goes on, skipped: the
+// build marks its task unreviewed.
+type Stage struct {
+	IncludeUnreviewed bool
+}
 
 var _ pipeline.CandidateStage = Stage{}
 
@@ -103,7 +107,7 @@ func (Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Inputs, 
 }
 
 // Run applies the gate.
-func (Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) error {
+func (s Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) error {
 	rep, err := rank.Load(c)
 	if errors.Is(err, os.ErrNotExist) {
 		return pipeline.Skip("no %s; run lolbench rank %s first", pipeline.RankFile, c.ID)
@@ -116,6 +120,9 @@ func (Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) 
 	}
 	rec, err := Load(c)
 	if errors.Is(err, os.ErrNotExist) {
+		if s.IncludeUnreviewed {
+			return pipeline.Skip("%s: built unreviewed (--include-unreviewed); review it with lolbench review %s", rank.ReviewAwaiting, c.ID)
+		}
 		return pipeline.Reject("%s: run lolbench review %s --accept|--reject --note \"...\"", rank.ReviewAwaiting, c.ID)
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -48,7 +49,7 @@ func setup(t *testing.T, bin, work string) {
 func runArgs(work string) []string {
 	// No LLM endpoint: the LLM stages skip, as on a fresh machine.
 	return []string{"run", "--workspace", work, "--projects", filepath.Join(work, "projects.yaml"),
-		"--offline", "--skip-review", "--max-mutants-per-operator", "1", "--json"}
+		"--offline", "--include-unreviewed", "--max-mutants-per-operator", "1", "--json"}
 }
 
 func lolbenchEnv() []string {
@@ -61,7 +62,9 @@ func lolbenchEnv() []string {
 	return env
 }
 
-// run runs lolbench to the end and returns its JSON summary.
+// run runs lolbench to the end and returns its JSON summary. The demo's
+// flawed mapping is rejected, so the run exits 1 (the check found
+// problems); any other failure is fatal.
 func run(t *testing.T, bin, work string) summary {
 	t.Helper()
 	cmd := exec.Command(bin, runArgs(work)...)
@@ -69,7 +72,10 @@ func run(t *testing.T, bin, work string) summary {
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("lolbench run: %v\n%s", err, errOut.String())
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(errOut.String(), "1 candidate(s) rejected: tinykv-flawed-tkep-0002 at validate") {
+			t.Fatalf("lolbench run: %v\n%s", err, errOut.String())
+		}
 	}
 	var s summary
 	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
@@ -192,9 +198,9 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	setup(t, bin, clean)
 	first := run(t, bin, clean)
 	wantFirst := map[string][]string{
-		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {"map:skipped", "validate:rejected"},
-		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 	}
 	if got := first.ran(); !equalRuns(got, wantFirst) {
 		t.Fatalf("clean run: %v, want %v", got, wantFirst)
@@ -235,7 +241,7 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	wantResumed := map[string][]string{
 		good:   {"build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
-		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 	}
 	if got := resumed.ran(); !equalRuns(got, wantResumed) {
 		t.Errorf("the rerun after SIGKILL ran %v; want %v", got, wantResumed)
@@ -247,7 +253,7 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	editMapping(t, filepath.Join(killed, "candidates", good, "mapping.md"))
 	afterEdit := run(t, bin, killed)
 	wantEdit := map[string][]string{
-		good:   {"validate:passed", "audit:skipped", "rank:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		good:   {"validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
 		python: {},
 	}

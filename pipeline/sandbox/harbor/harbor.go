@@ -80,6 +80,10 @@ type Task struct {
 	Report *sandbox.Report
 	// Grader is the lolbench-grade binary to copy into tests/.
 	Grader string
+	// SkippedGates, when not empty, are the gates the candidate did not
+	// pass (it was built with --include-unreviewed): task.toml marks the
+	// task unreviewed and names them.
+	SkippedGates []string
 }
 
 // Config is the verifier's configuration, tests/config.json.
@@ -130,6 +134,9 @@ type tomlMeta struct {
 	P2PCount   int      `toml:"p2p_count"`
 	Category   string   `toml:"category"`
 	Tags       []string `toml:"tags"`
+	// Unreviewed marks a task built without passing every gate.
+	Unreviewed   bool     `toml:"unreviewed,omitempty"`
+	SkippedGates []string `toml:"skipped_gates,omitempty"`
 }
 
 // tomlRun is the [verifier] and [agent] tables: the time allowed and the
@@ -212,7 +219,8 @@ func write(dir string, t *Task) error {
 		Metadata: tomlMeta{Project: t.Project, Repo: t.Repo, Language: t.Language, Domain: t.Domain,
 			EPID: t.EPID, EPTitle: t.EPTitle, PRNumber: t.PRNumber, BaseCommit: t.BaseCommit,
 			F2PCount: len(t.FailToPass), P2PCount: len(t.PassToPass), Category: "programming",
-			Tags: []string{"lolbench", "long-horizon", strings.ToLower(t.Language)}},
+			Tags: []string{"lolbench", "long-horizon", strings.ToLower(t.Language)},
+			Unreviewed: len(t.SkippedGates) > 0, SkippedGates: t.SkippedGates},
 		// The verifier runs the tests once; the margin covers resetting,
 		// applying the test patch and grading. It must be root, the agent
 		// must not: the grading design rests on it (docs/architecture.md,
