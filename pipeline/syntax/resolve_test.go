@@ -156,14 +156,14 @@ func TestResolveTimeout(t *testing.T) {
 func TestClassBodyScopes(t *testing.T) {
 	r := newTestRepo(t)
 	base := r.commit(map[string]string{
-		"m.py": "class Meta:\n    name = 'x'\n\n    def get(self):\n        return self.name\n",
+		"m.py":   "class Meta:\n    name = 'x'\n\n    def get(self):\n        return self.name\n",
 		"S.java": "class S {\n    int a;\n\n    void f() {}\n}\n",
-		"k.go": "package k\n\ntype K struct {\n\ta int\n}\n",
+		"k.go":   "package k\n\ntype K struct {\n\ta int\n}\n",
 	})
 	head := r.commit(map[string]string{
-		"m.py": "class Meta:\n    name = 'x'\n    license_files = None\n\n    def get(self):\n        return self.name\n\n    # A helper.\n    def put(self):\n        class Local:\n            z = 1\n        return Local\n",
+		"m.py":   "class Meta:\n    name = 'x'\n    license_files = None\n\n    def get(self):\n        return self.name\n\n    # A helper.\n    def put(self):\n        class Local:\n            z = 1\n        return Local\n",
 		"S.java": "class S {\n    int a;\n    static final int B = 2;\n\n    void f() {}\n\n    /** Doc. */\n    void g() {}\n}\n",
-		"k.go": "package k\n\ntype K struct {\n\ta int\n\tb string\n}\n",
+		"k.go":   "package k\n\ntype K struct {\n\ta int\n\tb string\n}\n",
 	}, base)
 	repo, err := diff.Open(r.dir)
 	if err != nil {

@@ -98,10 +98,10 @@ type Record struct {
 	F2PSections map[string][]string `json:"f2p_sections,omitempty"`
 	// Implementable are the mapping's implementable sections: Completed's
 	// denominator.
-	Implementable []string `json:"implementable_sections,omitempty"`
-	Report      *sandbox.Report     `json:"report"`
-	Rejected    string              `json:"rejected,omitempty"`
-	Task        string              `json:"task,omitempty"`
+	Implementable []string        `json:"implementable_sections,omitempty"`
+	Report        *sandbox.Report `json:"report"`
+	Rejected      string          `json:"rejected,omitempty"`
+	Task          string          `json:"task,omitempty"`
 	// Unreviewed is set when the task was built without passing every gate
 	// (--include-unreviewed); SkippedGates says which and how they stood.
 	Unreviewed   bool     `json:"unreviewed,omitempty"`

@@ -219,7 +219,7 @@ func write(dir string, t *Task) error {
 		Metadata: tomlMeta{Project: t.Project, Repo: t.Repo, Language: t.Language, Domain: t.Domain,
 			EPID: t.EPID, EPTitle: t.EPTitle, PRNumber: t.PRNumber, BaseCommit: t.BaseCommit,
 			F2PCount: len(t.FailToPass), P2PCount: len(t.PassToPass), Category: "programming",
-			Tags: []string{"lolbench", "long-horizon", strings.ToLower(t.Language)},
+			Tags:       []string{"lolbench", "long-horizon", strings.ToLower(t.Language)},
 			Unreviewed: len(t.SkippedGates) > 0, SkippedGates: t.SkippedGates},
 		// The verifier runs the tests once; the margin covers resetting,
 		// applying the test patch and grading. It must be root, the agent
@@ -251,7 +251,7 @@ func write(dir string, t *Task) error {
 		return err
 	}
 	cfg := Config{
-		Config:   grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections,
+		Config: grade.Config{Task: t.Name(), Format: r.Test.Format, FailToPass: t.FailToPass, PassToPass: t.PassToPass, Sections: t.Sections,
 			Implementable: t.Implementable},
 		Language: t.Language, BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
 	}
