@@ -530,8 +530,8 @@ func (c *taskCache) close() {
 // built in the workspace (candidates/<id>/task).
 func (c *taskCache) get(ctx context.Context, name, origin string) (*taskInfo, error) {
 	inst := name
-	if i := strings.LastIndexByte(inst, '/'); i >= 0 {
-		inst = inst[i+1:]
+	if org, id, ok := strings.Cut(inst, "/"); ok && workspace.ValidID(org) == nil && !strings.Contains(id, "/") {
+		inst = id // Harbor's "lolbench/<id>"
 	}
 	if ti, ok := c.byName[inst]; ok {
 		return ti, nil
