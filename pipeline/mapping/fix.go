@@ -73,11 +73,12 @@ func Fix(src []byte, t Totals) ([]byte, []Change, error) {
 		}
 	}
 	syncTable(e, old.UnmappedSections, want.UnmappedSections, unmappedSectionCols, PartUnmappedSections,
-		func(r *UnmappedSectionRow) string { return "section " + strings.TrimSpace(r.Section) }, "Title")
+		func(r *UnmappedSectionRow) string { return "section " + strings.TrimSpace(r.Section) }, nil, "Title")
 	syncTable(e, old.UnmappedFiles, want.UnmappedFiles, unmappedFileCols, PartUnmappedFiles,
-		func(r *UnmappedFileRow) string { return "file `" + strings.TrimSpace(r.Path) + "`" }, "Category")
+		func(r *UnmappedFileRow) string { return "file `" + strings.TrimSpace(r.Path) + "`" }, nil, "Category")
+	// A statistic is named by its metric and shown by its value alone.
 	syncTable(e, old.Stats, want.Stats, statCols, PartStats,
-		func(r *StatRow) string { return strings.TrimSpace(r.Metric) }, "Value")
+		func(r *StatRow) string { return strings.TrimSpace(r.Metric) }, func(r *StatRow) string { return r.Value }, "Value")
 	out, changes := e.apply()
 	return out, changes, nil
 }
@@ -272,8 +273,10 @@ func commentsOf(line string) []string { return commentRE.FindAllString(line, -1)
 // syncTable turns the old table into the recomputed one: removed rows are
 // deleted, new rows inserted after the kept row before them, and the
 // named cells of kept rows rewritten. A table left without rows becomes
-// "None.", and rows added to "None." get the canonical header.
-func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[R], part string, name func(*R) string, names ...string) {
+// "None.", and rows added to "None." get the canonical header. Changes
+// name a row by name and show it whole, or by value when value is set (a
+// statistic), which then also names its only cell.
+func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[R], part string, name, value func(*R) string, names ...string) {
 	kept := map[int]*R{}
 	for i := range want.Rows {
 		if l := P(&want.Rows[i]).base().Line; l > 0 {
@@ -292,6 +295,11 @@ func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[
 		}
 		return strings.Join(cells, " | ")
 	}
+	cellName := func(c string) string { return ": " + c }
+	if value != nil {
+		rowShown = value
+		cellName = func(string) string { return "" }
+	}
 	for i := range old.Rows {
 		o := &old.Rows[i]
 		l := P(o).base().Line
@@ -309,7 +317,7 @@ func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[
 			ov, wv := *cols[k].get(o), *cols[k].get(w)
 			if ov != wv {
 				e.setCell(l, j, cellValue(wv, cols[k].code))
-				e.change(l, part+": "+name(o)+": "+cols[k].name, shown(ov), wv)
+				e.change(l, part+": "+name(o)+cellName(cols[k].name), shown(ov), wv)
 			}
 		}
 	}
