@@ -289,7 +289,9 @@ func bashTest(out string, tp, tc, to int) atifAction {
 	return atifAction{tool: "execute_bash", args: `{"command": "cd /testbed && go test ./..."}`, result: out, p: tp, c: tc, o: to}
 }
 
-func say(text string, tp, tc, to int) atifAction { return atifAction{message: text, p: tp, c: tc, o: to} }
+func say(text string, tp, tc, to int) atifAction {
+	return atifAction{message: text, p: tp, c: tc, o: to}
+}
 
 // Events in lolbench's own format, one agent turn per helper.
 func evRead(step int, p string) []trajectory.Event {

@@ -23,8 +23,8 @@ import (
 // noExecutor fails if the verifier would run: a rerun must reuse grades.
 type noExecutor struct{}
 
-func (noExecutor) Name() string     { return "none" }
-func (noExecutor) Isolated() bool   { return false }
+func (noExecutor) Name() string   { return "none" }
+func (noExecutor) Isolated() bool { return false }
 func (noExecutor) Prepare(context.Context, sandbox.Spec) (sandbox.Env, error) {
 	return nil, errors.New("the verifier ran again")
 }
