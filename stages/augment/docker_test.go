@@ -92,7 +92,7 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 		t.Fatal(err)
 	}
 	env := &pipeline.Env{Workspace: ws, Status: io.Discard, Getenv: os.Getenv, Version: "test"}
-	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{Executor: d},
+	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{IncludeUnreviewed: true, Executor: d},
 		&mutate.Stage{Executor: d, Families: []string{mutation.FamilyOps}, Operators: []string{"int-constant"}}})
 	if err != nil || len(outs) != 2 || outs[1].Result != pipeline.Passed {
 		t.Fatalf("build and mutate: %+v %v", outs, err)

@@ -101,7 +101,7 @@ func buildCalc(dir string) error {
 		return err
 	}
 	env := &pipeline.Env{Workspace: ws, Getenv: os.Getenv, Version: "test"}
-	outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{&build.Stage{Executor: sandbox.NewLocal(io.Discard)}})
+	outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{&build.Stage{IncludeUnreviewed: true, Executor: sandbox.NewLocal(io.Discard)}})
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func TestBuildTinykv(t *testing.T) {
 	d := needDocker(t)
 	env := newEnv(t)
 	c := sampleCandidate(t, env.Workspace, "tinykv", "tinykv-tkep-0002", "ep.md", nil)
-	st := &Stage{Executor: d}
+	st := &Stage{IncludeUnreviewed: true, Executor: d}
 	if o := runBuild(t, env, st, c); o.Result != pipeline.Passed {
 		t.Fatalf("build: %+v", o)
 	}
@@ -177,7 +177,7 @@ func TestBuildUnitconvLocal(t *testing.T) {
 	}
 	env := newEnv(t)
 	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", nil)
-	if o := runBuild(t, env, &Stage{Executor: localExecutor()}, c); o.Result != pipeline.Passed {
+	if o := runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: localExecutor()}, c); o.Result != pipeline.Passed {
 		t.Fatalf("build: %+v", o)
 	}
 	rec, _ := LoadRecord(c)
@@ -257,7 +257,7 @@ git tag broken`
 		}
 		return "broken"
 	})
-	o := runBuild(t, env, &Stage{Executor: d}, c)
+	o := runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: d}, c)
 	want := "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1, 7 error)"
 	if o.Result != pipeline.Rejected || o.Reason != want {
 		t.Fatalf("outcome %+v\nwant reason %q", o, want)
@@ -293,7 +293,7 @@ func TestBuildRejectsWithoutRunning(t *testing.T) {
 				}
 				return "only-tests"
 			})
-			o := runBuild(t, env, &Stage{Executor: sandbox.NewLocal(nil)}, c)
+			o := runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: sandbox.NewLocal(nil)}, c)
 			if o.Result != pipeline.Rejected || o.Reason != tt.reason {
 				t.Fatalf("outcome %+v", o)
 			}
@@ -305,7 +305,7 @@ func TestBuildNeedsRecipe(t *testing.T) {
 	env := newEnv(t)
 	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", nil)
 	os.Remove(filepath.Join(c.Dir, RecipeFile))
-	o := runBuild(t, env, &Stage{Executor: sandbox.NewLocal(nil)}, c)
+	o := runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: sandbox.NewLocal(nil)}, c)
 	if o.Result != pipeline.Failed || !strings.Contains(o.Reason, "candidate unitconv-ucep-0004 has no recipe: give project unitconv a recipe in the registry") {
 		t.Fatalf("outcome %+v", o)
 	}
@@ -340,4 +340,48 @@ func localExecutor() *sandbox.Local {
 // counts are a grade's reward.json fields in order.
 func counts(g *grade.Grade) [7]int {
 	return [7]int{g.Reward, g.F2PPassed, g.F2PTotal, g.P2PPassed, g.P2PTotal, g.SectionsCompleted, g.SectionsTotal}
+}
+
+// TestBuildGates: a candidate that has not passed every gate is not built
+// (a skipped gate is not a pass), and says which; with IncludeUnreviewed it
+// is, marked unreviewed in the record and in task.toml.
+func TestBuildGates(t *testing.T) {
+	env := newEnv(t)
+	c := sampleCandidate(t, env.Workspace, "unitconv", "unitconv-ucep-0004", "ep.rst", nil)
+	st := &pipeline.Status{Stages: map[string]*pipeline.StageStatus{
+		"validate": {Result: pipeline.Passed},
+		"audit":    {Result: pipeline.Skipped, Reason: "no LLM endpoint configured"},
+		"rank":     {Result: pipeline.Passed},
+	}}
+	if err := c.SaveStatus(st); err != nil {
+		t.Fatal(err)
+	}
+	o := runBuild(t, env, &Stage{Executor: sandbox.NewLocal(nil)}, c)
+	want := "not built: gates not passed (audit skipped: no LLM endpoint configured; review not run); a skipped gate is not a pass: pass them, or build with --include-unreviewed"
+	if o.Result != pipeline.Skipped || o.Reason != want {
+		t.Fatalf("outcome %+v", o)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, TaskDir)); err == nil {
+		t.Fatal("a task was built")
+	}
+	o = runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: localExecutor()}, c)
+	if o.Result != pipeline.Passed {
+		t.Fatalf("outcome %+v", o)
+	}
+	rec, err := LoadRecord(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps := []string{"audit skipped: no LLM endpoint configured", "review not run"}
+	if !rec.Unreviewed || !reflect.DeepEqual(rec.SkippedGates, gaps) {
+		t.Fatalf("record: unreviewed %v, gates %q", rec.Unreviewed, rec.SkippedGates)
+	}
+	m, err := harbor.ReadToml(filepath.Join(c.Dir, TaskDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := m["metadata"].(map[string]any)
+	if meta["unreviewed"] != true || !reflect.DeepEqual(meta["skipped_gates"], []any{gaps[0], gaps[1]}) {
+		t.Fatalf("task.toml metadata %v", meta)
+	}
 }

@@ -114,7 +114,7 @@ func builtSample(t *testing.T, name string) *builtTask {
 	default:
 		t.Fatalf("no sample %s", name)
 	}
-	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{Executor: d}})
+	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{IncludeUnreviewed: true, Executor: d}})
 	if err != nil || len(outs) != 1 || outs[0].Result != pipeline.Passed {
 		t.Fatalf("build %s: %v %v", name, outs, err)
 	}
