@@ -15,13 +15,14 @@ import (
 func NewCmdMapping(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mapping",
-		Short: "Inspect EP-PR mapping artifacts (mapping.md)",
+		Short: "Inspect EP-PR mapping artifacts (mapping.md) and scaffold new ones",
 		Long: `A mapping artifact aligns the sections of an enhancement proposal with the
 files, classes and functions its pull request changed. It is Markdown, drafted
 by an LLM or written by a curator; docs/mapping-format.md specifies it.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.AddCommand(newCmdMappingShow(f, nil))
+	cmd.AddCommand(newCmdMappingScaffold(f, nil))
 	return cmd
 }
 

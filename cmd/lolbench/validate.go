@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lolbench/lolbench/pipeline/ep"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/rules"
 )
 
@@ -18,6 +19,12 @@ type ValidateOptions struct {
 	Sources rules.Sources
 	Rules   []int
 	JSON    bool
+	// Candidate, when set, names the candidate of Workspace whose
+	// candidate.json gives the sources.
+	Candidate string
+	Workspace string
+	// Fix rewrites the computed cells of the mapping before validating.
+	Fix bool
 }
 
 // NewCmdValidate checks a mapping artifact against the 28 static rules.
@@ -25,22 +32,47 @@ func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Comman
 	opts := &ValidateOptions{IO: f.IO}
 	var ruleList, format string
 	cmd := &cobra.Command{
-		Use:   "validate --ep EP --repo DIR --base REV --head REV --mapping FILE",
+		Use:   "validate (--ep EP --repo DIR --base REV --head REV --mapping FILE | CANDIDATE)",
 		Short: "Check a mapping artifact against the 28 static rules",
 		Long: `Validate checks a candidate's mapping artifact against the 28 static rules
 (lolbench rules list): the EP's sections, the PR's change between two
 revisions and the tree-sitter scopes of the changed lines are read once and
-shared by every rule.
+shared by every rule. With CANDIDATE, the EP, repository, revisions and
+mapping come from the candidate's candidate.json in --workspace.
 
-Exit status: 0 when no rule is violated, 1 when any is, 2 for bad input
-(unreadable files, unknown revisions, an artifact that cannot be parsed).`,
+Judgement cells that still hold the marker TODO (a scaffold's, see 'lolbench
+mapping scaffold') are reported as unfilled, each with its line; rule
+violations at lines holding the marker are their consequence and are held
+back until the cells are filled.
+
+--fix first rewrites every computed cell from the mapping's tables: the
+numbering, Mapped, each file's role and section lists, the blocks' Files
+lines, the rows of the two Unmapped tables (a new row's reason is TODO) and
+Global Statistics (docs/mapping-format.md, "Computed cells"). It prints each
+change as FILE:LINE: cell: old -> new, writes the file atomically, leaves
+judgement cells, comments and every other line alone, then validates.
+
+Exit status: 0 when no rule is violated and no cell is unfilled, 1 when any
+is, 2 for bad input (unreadable files, unknown revisions, an artifact that
+cannot be parsed).`,
 		Example: `  lolbench validate --ep ep.md --repo repo --base base --head head --mapping mapping.md
-  lolbench validate ... --rules 1,5,27 --json | jq '.violations'`,
-		Args: cobra.NoArgs,
+  lolbench validate ... --rules 1,5,27 --json | jq '.violations'
+  lolbench validate tinykv-tkep-0002 --workspace work --fix`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Candidate = args[0]
+				for _, name := range []string{"ep", "format", "repo", "base", "head", "mapping"} {
+					if cmd.Flags().Changed(name) {
+						return fmt.Errorf("validate: --%s cannot be given with a candidate, whose candidate.json names it", name)
+					}
+				}
+			} else if cmd.Flags().Changed("workspace") {
+				return fmt.Errorf("validate: --workspace needs a CANDIDATE (see 'lolbench validate --help')")
+			}
 			for flag, v := range map[string]string{"--ep": opts.Sources.EP, "--repo": opts.Sources.Repo, "--base": opts.Sources.Base, "--head": opts.Sources.Head, "--mapping": opts.Sources.Mapping} {
-				if v == "" {
-					return fmt.Errorf("validate: %s is required (see 'lolbench validate --help')", flag)
+				if v == "" && opts.Candidate == "" {
+					return fmt.Errorf("validate: %s is required without a CANDIDATE (see 'lolbench validate --help')", flag)
 				}
 			}
 			if format != "" {
@@ -70,6 +102,8 @@ Exit status: 0 when no rule is violated, 1 when any is, 2 for bad input
 	fl.StringVar(&opts.Sources.Mapping, "mapping", "", "mapping artifact (mapping.md)")
 	fl.StringVar(&ruleList, "rules", "", "check only these rules, e.g. 1,5,27")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
+	fl.BoolVar(&opts.Fix, "fix", false, "rewrite the mapping's computed cells first, and print the changes")
+	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder, with a CANDIDATE")
 	return cmd
 }
 
@@ -93,6 +127,19 @@ func validateRun(cmd *cobra.Command, opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Candidate != "" {
+		if err := opts.fromCandidate(); err != nil {
+			return err
+		}
+	}
+	var fixed *[]mapping.Change
+	if opts.Fix {
+		changes, err := fixMapping(cmd.Context(), opts.Sources)
+		if err != nil {
+			return err
+		}
+		fixed = &changes
+	}
 	in, err := rules.Load(cmd.Context(), opts.Sources)
 	if err != nil {
 		return err
@@ -101,21 +148,29 @@ func validateRun(cmd *cobra.Command, opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
+	res := holdBack(rep, in.Mapping)
+	res.Fixed = fixed
 	if opts.JSON {
-		if err := printJSON(opts.IO.Out, rep); err != nil {
+		if err := printJSON(opts.IO.Out, res); err != nil {
 			return err
 		}
 	} else {
-		printReport(opts.IO.Out, opts.Sources.Mapping, rep)
+		printReport(opts.IO.Out, opts.Sources.Mapping, res)
 	}
-	if !rep.Passed() {
+	if !res.Passed() {
 		return silentFindings
 	}
 	return nil
 }
 
-// printReport groups violations by rule, each with its artifact line.
-func printReport(w io.Writer, mappingPath string, rep *rules.Report) {
+// printReport groups violations by rule, each with its artifact line,
+// after the changes of --fix and the unfilled cells.
+func printReport(w io.Writer, mappingPath string, res *validateResult) {
+	rep := res.Report
+	if res.Fixed != nil {
+		printFixed(w, mappingPath, *res.Fixed)
+	}
+	printUnfilled(w, mappingPath, res)
 	byRule := map[int][]rules.Violation{}
 	for _, v := range rep.Violations {
 		byRule[v.Rule] = append(byRule[v.Rule], v)
@@ -144,7 +199,14 @@ func printReport(w io.Writer, mappingPath string, rep *rules.Report) {
 			passed++
 		}
 	}
-	fmt.Fprintf(w, "%d of %d rules passed, %d violation%s\n", passed, len(rep.Rules), len(rep.Violations), plural(len(rep.Violations)))
+	fmt.Fprintf(w, "%d of %d rules passed, %d violation%s", passed, len(rep.Rules), len(rep.Violations), plural(len(rep.Violations)))
+	if n := len(res.Unfilled); n > 0 {
+		fmt.Fprintf(w, ", %d unfilled cell%s", n, plural(n))
+	}
+	if res.HeldBack > 0 {
+		fmt.Fprintf(w, " (%d violation%s at unfilled lines held back)", res.HeldBack, plural(res.HeldBack))
+	}
+	fmt.Fprintln(w)
 }
 
 func plural(n int) string {

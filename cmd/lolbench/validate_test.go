@@ -35,10 +35,18 @@ func TestValidateFlags(t *testing.T) {
 	}{
 		{"all flags", append(base, "--rules", "1, R5,27", "--json"), &ValidateOptions{
 			Sources: rules.Sources{EP: "e.md", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"},
-			Rules:   []int{1, 5, 27}, JSON: true}, ""},
+			Rules:   []int{1, 5, 27}, JSON: true, Workspace: "work"}, ""},
 		{"format", append(base, "--format", "rst"), &ValidateOptions{
-			Sources: rules.Sources{EP: "e.md", EPFormat: "rst", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"}}, ""},
-		{"missing mapping", base[:9], nil, "--mapping is required"},
+			Sources: rules.Sources{EP: "e.md", EPFormat: "rst", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"}, Workspace: "work"}, ""},
+		{"missing mapping", base[:9], nil, "validate: --mapping is required without a CANDIDATE (see 'lolbench validate --help')"},
+		{"candidate", []string{"validate", "c-1", "--workspace", "w", "--fix", "--json"}, &ValidateOptions{
+			Candidate: "c-1", Workspace: "w", Fix: true, JSON: true}, ""},
+		{"fix", append(base, "--fix"), &ValidateOptions{
+			Sources: rules.Sources{EP: "e.md", Repo: "r", Base: "b", Head: "h", Mapping: "m.md"}, Workspace: "work", Fix: true}, ""},
+		{"candidate with --mapping", []string{"validate", "c-1", "--mapping", "m.md"}, nil,
+			"validate: --mapping cannot be given with a candidate, whose candidate.json names it"},
+		{"workspace without candidate", append(base, "--workspace", "w"), nil, "validate: --workspace needs a CANDIDATE"},
+		{"two candidates", []string{"validate", "a", "b"}, nil, "accepts at most 1 arg(s), received 2"},
 		{"unknown rule", append(base, "--rules", "29"), nil, `no rule "29"`},
 		{"bad format", append(base, "--format", "docx"), nil, "docx"},
 	}
@@ -101,7 +109,9 @@ func TestValidateFixture(t *testing.T) {
       "passed": true
     }
   ],
-  "forwarded": []
+  "forwarded": [],
+  "unfilled": [],
+  "held_back": 0
 }
 `
 		if code != 1 || out != want {
