@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -124,6 +125,7 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 	} else {
 		an.Judge.Model = a.Judge.Client.Config().ModelFor("analyze")
 	}
+	var mu sync.Mutex
 	instructions := map[string]string{}
 	for _, agent := range agents {
 		dir, err := AgentDir(ws, agent)
@@ -131,30 +133,26 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 			return err
 		}
 		z := &analyzer{tx: tx, judge: a.Judge, batch: a.Batch, tally: NewTally(tx), summary: &an.Judge,
-			instruction: func(r *Row) (string, error) { return instruction(ws, r, instructions) }}
+			instruction: func(r *Row) (string, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				return instruction(ws, r, instructions)
+			}}
 		aa := AgentAnalysis{Agent: agent}
-		err = writeAtomic(filepath.Join(dir, AttributionsFile), func(w io.Writer) error {
-			z.enc = json.NewEncoder(w)
-			z.enc.SetEscapeHTML(false)
-			if err := ReadResults(filepath.Join(dir, ResultsFile), func(r *Row) error {
-				aa.Attempts++
-				if r.Resolved {
-					return nil
-				}
+		count := func(r *Row) {
+			aa.Attempts++
+			if !r.Resolved {
 				aa.Failed++
 				if r.Trajectory == "" {
 					aa.NoTrajectory++
-					return z.enc.Encode(&Attribution{Task: r.Task, Attempt: r.Attempt, Modes: []Detection{}, Skipped: "no trajectory"})
 				}
-				events, err := loadEvents(dir, r)
-				if err != nil {
-					return err
-				}
-				return z.add(ctx, r, events)
-			}); err != nil {
-				return err
 			}
-			return z.flush(ctx)
+		}
+		load := func(r *Row, buf []trajectory.Event) ([]trajectory.Event, error) { return loadEvents(dir, r, buf) }
+		err = writeAtomic(filepath.Join(dir, AttributionsFile), func(w io.Writer) error {
+			z.enc = json.NewEncoder(w)
+			z.enc.SetEscapeHTML(false)
+			return z.run(ctx, filepath.Join(dir, ResultsFile), runtime.GOMAXPROCS(0), load, count)
 		})
 		if err != nil {
 			return err
@@ -199,9 +197,9 @@ func RuleDetections(tx *taxonomy.Taxonomy, tr *Trace) []Detection {
 	return ds
 }
 
-// loadEvents reads an attempt's events, at most MaxEvents.
-func loadEvents(agentDir string, r *Row) ([]trajectory.Event, error) {
-	var events []trajectory.Event
+// loadEvents reads an attempt's events, at most MaxEvents, into buf.
+func loadEvents(agentDir string, r *Row, buf []trajectory.Event) ([]trajectory.Event, error) {
+	events := buf[:0]
 	err := ReadEvents(agentDir, r, func(e *trajectory.Event) error {
 		if len(events) == MaxEvents {
 			return fmt.Errorf("events of %s attempt %d: more than %d events", r.Task, r.Attempt, MaxEvents)
@@ -261,9 +259,104 @@ type judgePrompt struct {
 	err     error
 }
 
-// add runs the rule-based modes on one failed attempt and queues it for
-// the judge.
-func (z *analyzer) add(ctx context.Context, r *Row, events []trajectory.Event) error {
+// run analyzes one agent's results (the file results): rows are read in
+// order; the failed attempts' events are loaded (load may reuse the buffer
+// it is given) and checked by the rule-based modes on workers goroutines;
+// the attempts are then judged, tallied and written in their order. At
+// most a few attempts per worker are in flight, so memory does not grow
+// with the number of attempts. count sees every row.
+func (z *analyzer) run(ctx context.Context, results string, workers int, load func(*Row, []trajectory.Event) ([]trajectory.Event, error), count func(*Row)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type item struct {
+		p   *pendingAttempt
+		err error
+	}
+	type job struct {
+		r   *Row
+		out chan item
+	}
+	workers = max(workers, 1)
+	jobs := make(chan job, workers)
+	order := make(chan chan item, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []trajectory.Event
+			for j := range jobs {
+				if err := ctx.Err(); err != nil {
+					j.out <- item{err: err}
+					continue
+				}
+				evs, err := load(j.r, buf)
+				if err != nil {
+					j.out <- item{err: err}
+					continue
+				}
+				buf = evs
+				p, err := z.prepare(j.r, evs)
+				j.out <- item{p, err}
+			}
+		}()
+	}
+	produced := make(chan error, 1)
+	go func() {
+		err := ReadResults(results, func(r *Row) error {
+			count(r)
+			if r.Resolved {
+				return nil
+			}
+			ch := make(chan item, 1)
+			if r.Trajectory == "" {
+				ch <- item{p: &pendingAttempt{att: &Attribution{Task: r.Task, Attempt: r.Attempt, Modes: []Detection{}, Skipped: "no trajectory"}}}
+			} else {
+				select {
+				case jobs <- job{r, ch}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			select {
+			case order <- ch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		close(jobs)
+		close(order)
+		produced <- err
+	}()
+	var first error
+	for ch := range order {
+		it := <-ch
+		switch {
+		case first != nil:
+		case it.err != nil:
+			first = it.err
+			cancel()
+		default:
+			if err := z.push(ctx, it.p); err != nil {
+				first = err
+				cancel()
+			}
+		}
+	}
+	wg.Wait()
+	if err := <-produced; first == nil {
+		first = err
+	}
+	if first != nil {
+		return first
+	}
+	return z.flush(ctx)
+}
+
+// prepare runs the rule-based modes on one failed attempt and renders its
+// judge prompt; it is safe for concurrent use.
+func (z *analyzer) prepare(r *Row, events []trajectory.Event) (*pendingAttempt, error) {
 	tr := &Trace{Events: events}
 	if r.Reference != nil {
 		tr.Reference = r.Reference.Files
@@ -279,14 +372,19 @@ func (z *analyzer) add(ctx context.Context, r *Row, events []trajectory.Event) e
 	if z.judge != nil {
 		instr, err := z.instruction(r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		pr, shown, err := z.judge.Prompt(instr, events)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p.prompt = &judgePrompt{prompt: pr, shown: shown}
 	}
+	return p, nil
+}
+
+// push queues a prepared attempt; a full batch is judged and written.
+func (z *analyzer) push(ctx context.Context, p *pendingAttempt) error {
 	z.pending = append(z.pending, p)
 	n := z.batch
 	if n <= 0 {
