@@ -39,7 +39,7 @@ func TestExportUsesAddedTests(t *testing.T) {
 	if err := workspace.WriteJSON(filepath.Join(c.Dir, augment.ReportFile), rep); err != nil {
 		t.Fatal(err)
 	}
-	st := &export.Stage{Format: export.SWEBench, Out: t.TempDir()}
+	st := &export.Stage{Format: export.SWEBench, Out: t.TempDir(), IncludeUnreviewed: true}
 	if err := st.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestExportUsesAddedTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantF2P := []string{augment.CalcPkg + "TestAdd", augment.CalcPkg + "TestClamp", augment.CalcPkg + "TestX"}
-	wantMap := map[string][]string{augment.CalcPkg + "TestClamp": {"1.2.1", "1.2.2"}, augment.CalcPkg + "TestX": {"1.2.3"}}
+	wantMap := map[string][]string{augment.CalcPkg + "TestClamp": {"1.2.1"}, augment.CalcPkg + "TestX": {"1.2.3"}}
 	if !reflect.DeepEqual(inst.FailToPass, wantF2P) || !reflect.DeepEqual(inst.F2PSections, wantMap) || !strings.HasSuffix(inst.TestPatch, "\n"+added) ||
 		!strings.HasPrefix(inst.TestPatch, "diff --git a/calc/calc_test.go") {
 		t.Errorf("instance: F2P %q sections %v\ntest patch %q", inst.FailToPass, inst.F2PSections, inst.TestPatch)

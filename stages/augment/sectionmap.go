@@ -63,6 +63,10 @@ type TestEvidence struct {
 	// Reaches are the sections whose owned lines the test runs, with the
 	// number of lines ("3.2 (4 lines)").
 	Reaches []string `json:"reaches,omitempty"`
+	// CoverageOnly are the sections the test is mapped to by coverage
+	// alone: they have no revert mutant to confirm that the test checks
+	// their behaviour (the fallback).
+	CoverageOnly []string `json:"coverage_only,omitempty"`
 }
 
 // SectionTests is one section and its tests.
@@ -72,31 +76,41 @@ type SectionTests struct {
 	Tests []string `json:"tests"`
 }
 
-// BuildMap computes the test-to-section map: a test asserts a section when
-// it kills one of the section's revert mutants (kill matrix), or when it
-// runs a line the section owns (coverage).
+// BuildMap computes the test-to-section map (paper §3.4: a test belongs to
+// a section when it checks the section's behaviour). A test asserts a
+// section when it runs lines the section owns (per-test coverage) and
+// fails on the section's revert mutant; a section without a revert mutant
+// is asserted by coverage alone, recorded as such (the fallback); a test
+// without coverage evidence is mapped by its kills alone. Running a
+// section's lines without failing on its revert is not checking it.
 func BuildMap(in MapInput) *SectionMap {
 	m := &SectionMap{Tests: map[string][]string{}, Evidence: []TestEvidence{}, Sections: []SectionTests{}, Broad: []string{}, Untested: []string{}}
 	known := map[string]bool{}
 	for _, s := range in.Sections {
 		known[s.ID] = true
 	}
+	hasRevert := map[string]bool{}
+	for _, s := range in.Reverts {
+		hasRevert[s] = true
+	}
 	bySection := map[string][]string{}
 	for _, t := range in.Tests {
 		ev := TestEvidence{Test: t, Sections: []string{}}
-		set := map[string]bool{}
+		killed := map[string]bool{}
 		kills := append([]string(nil), in.Kills[t]...)
 		sort.Strings(kills)
 		for _, mu := range kills {
 			if s, ok := in.Reverts[mu]; ok && known[s] {
-				set[s] = true
+				killed[s] = true
 				ev.Kills = append(ev.Kills, mu+" ("+s+")")
 			}
 		}
-		if cov, ok := in.Covered[t]; ok {
+		cov, hasCov := in.Covered[t]
+		reached := map[string]bool{}
+		if hasCov {
 			for _, s := range in.Sections {
 				if n := cov.Intersect(in.Owned[s.ID]).Count(); n > 0 {
-					set[s.ID] = true
+					reached[s.ID] = true
 					unit := "lines"
 					if n == 1 {
 						unit = "line"
@@ -106,7 +120,15 @@ func BuildMap(in MapInput) *SectionMap {
 			}
 		}
 		for _, s := range in.Sections {
-			if set[s.ID] {
+			var mapped bool
+			switch {
+			case hasRevert[s.ID]:
+				mapped = killed[s.ID] && (reached[s.ID] || !hasCov)
+			case reached[s.ID]:
+				mapped = true
+				ev.CoverageOnly = append(ev.CoverageOnly, s.ID)
+			}
+			if mapped {
 				ev.Sections = append(ev.Sections, s.ID)
 				bySection[s.ID] = append(bySection[s.ID], t)
 			}

@@ -13,44 +13,50 @@ import (
 )
 
 // TestBuildMap: the map is exact on a fixture that exercises each source
-// of evidence: a kill of a revert mutant, a kill of another mutant (no
-// evidence), coverage of owned lines, coverage of unowned lines, and no
-// evidence at all.
+// of evidence: a kill of a revert mutant without coverage evidence, a kill
+// of another mutant (no evidence), coverage of a section's lines without a
+// kill of its revert (not enough), a kill confirmed by coverage, coverage
+// of a section that has no revert mutant (the fallback), coverage of
+// unowned lines, and no evidence at all.
 func TestBuildMap(t *testing.T) {
 	in := MapInput{
-		Tests:    []string{"t1", "t2", "t3", "t4", "t5"},
-		Sections: []Section{{ID: "2.1", Title: "A"}, {ID: "2.2", Title: "B"}, {ID: "2.3", Title: "C"}},
+		Tests:    []string{"t1", "t2", "t3", "t4", "t5", "t6"},
+		Sections: []Section{{ID: "2.1", Title: "A"}, {ID: "2.2", Title: "B"}, {ID: "2.3", Title: "C"}, {ID: "2.4", Title: "D"}},
 		Reverts:  map[string]string{"revert-2.1": "2.1", "revert-2.2": "2.2", "revert-9": "9"},
 		Kills: map[string][]string{
 			"t1": {"op-negate-001", "revert-2.1"},
 			"t2": {"op-negate-001"},
 			"t3": {"revert-2.2", "revert-9"},
 			"t5": {},
+			"t6": {"revert-2.1"},
 		},
 		Covered: map[string]coverage.Lines{
 			"t2": {"a.go": {10, 11, 40}},
-			"t3": {"a.go": {12}},
+			"t3": {"a.go": {12, 40}},
 			"t4": {"b.go": {1, 2}},
+			"t6": {"a.go": {11}, "c.go": {5}},
 		},
 		Owned: map[string]coverage.Lines{
 			"2.1": {"a.go": {10, 11, 12}},
 			"2.2": {"a.go": {40, 41}},
+			"2.3": {"c.go": {5, 6}},
 		},
 	}
 	got := BuildMap(in)
 	want := &SectionMap{
-		Tests: map[string][]string{"t1": {"2.1"}, "t2": {"2.1", "2.2"}, "t3": {"2.1", "2.2"}},
+		Tests: map[string][]string{"t1": {"2.1"}, "t3": {"2.2"}, "t6": {"2.1", "2.3"}},
 		Evidence: []TestEvidence{
 			{Test: "t1", Sections: []string{"2.1"}, Kills: []string{"revert-2.1 (2.1)"}},
-			{Test: "t2", Sections: []string{"2.1", "2.2"}, Reaches: []string{"2.1 (2 lines)", "2.2 (1 line)"}},
-			{Test: "t3", Sections: []string{"2.1", "2.2"}, Kills: []string{"revert-2.2 (2.2)"}, Reaches: []string{"2.1 (1 line)"}},
+			{Test: "t2", Sections: []string{}, Reaches: []string{"2.1 (2 lines)", "2.2 (1 line)"}},
+			{Test: "t3", Sections: []string{"2.2"}, Kills: []string{"revert-2.2 (2.2)"}, Reaches: []string{"2.1 (1 line)", "2.2 (1 line)"}},
 			{Test: "t4", Sections: []string{}},
 			{Test: "t5", Sections: []string{}},
+			{Test: "t6", Sections: []string{"2.1", "2.3"}, Kills: []string{"revert-2.1 (2.1)"}, Reaches: []string{"2.1 (1 line)", "2.3 (1 line)"}, CoverageOnly: []string{"2.3"}},
 		},
-		Sections: []SectionTests{{ID: "2.1", Title: "A", Tests: []string{"t1", "t2", "t3"}}, {ID: "2.2", Title: "B", Tests: []string{"t2", "t3"}},
-			{ID: "2.3", Title: "C", Tests: []string{}}},
-		Broad:    []string{"t4", "t5"},
-		Untested: []string{"2.3"},
+		Sections: []SectionTests{{ID: "2.1", Title: "A", Tests: []string{"t1", "t6"}}, {ID: "2.2", Title: "B", Tests: []string{"t3"}},
+			{ID: "2.3", Title: "C", Tests: []string{"t6"}}, {ID: "2.4", Title: "D", Tests: []string{}}},
+		Broad:    []string{"t2", "t4", "t5"},
+		Untested: []string{"2.4"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("map:\n got %+v\nwant %+v", got, want)

@@ -17,12 +17,12 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -38,6 +38,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
+	"github.com/lolbench/lolbench/pipeline/testid"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -300,7 +301,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return reject(rep.Rejected)
 	}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
-		record.F2PSections = F2PSections(repo, head, m, sp.TestFiles, rep.FailToPass)
+		record.F2PSections = F2PSections(repo, head, m, r.Test.Format, sp.TestFiles, rep.FailToPass)
 		record.Implementable = m.ImplementableIDs()
 	}
 	var epText []byte
@@ -411,15 +412,14 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 	return sp, nil
 }
 
-var goTestFunc = regexp.MustCompile(`(?m)^func (Test\w*)\(`)
-
 // F2PSections maps each F2P test to the EP sections its test file is
 // associated with in the mapping's PR File Summary (the direct sections
-// when it names no associated one). The test file is found from the test
-// id: the path before "::" (pytest, JUnit with a file), a dotted class name
-// read as a path, or, for Go, the test file that declares the function.
-// Tests whose file is not found are left out: the map is "when known".
-func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, testFiles, f2p []string) map[string][]string {
+// when it names no associated one). The test file is read off the test id
+// in the recipe's result format (pipeline/testid: pytest ids with classes
+// and parameters, JUnit classnames, Go packages and subtests, Java, Rust,
+// jest). Tests whose file is not found are left out: the map is "when
+// known".
+func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, f2p []string) map[string][]string {
 	secs := map[string][]string{}
 	for _, row := range m.PFS.Rows {
 		cell := row.AssociatedSections
@@ -430,47 +430,14 @@ func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, testFiles, f2
 			secs[strings.Trim(row.Path, "`")] = ids
 		}
 	}
-	goFuncs := map[string][]string{} // file -> test functions
-	for _, f := range testFiles {
-		if strings.HasSuffix(f, "_test.go") {
-			if data, err := repo.ReadFile(head, f); err == nil {
-				for _, m := range goTestFunc.FindAllSubmatch(data, -1) {
-					goFuncs[f] = append(goFuncs[f], string(m[1]))
-				}
-			}
-		}
-	}
 	out := map[string][]string{}
 	for _, id := range f2p {
-		var files []string
-		if p, _, ok := strings.Cut(id, "::"); ok {
-			for _, f := range testFiles {
-				if f == p || strings.TrimSuffix(f, filepath.Ext(f)) == strings.ReplaceAll(p, ".", "/") {
-					files = append(files, f)
-				}
-			}
-		} else {
-			for f, fns := range goFuncs {
-				if goTestIn(id, filepath.ToSlash(filepath.Dir(f)), fns) {
-					files = append(files, f)
-				}
-			}
-		}
-		set := map[string]bool{}
-		for _, f := range files {
-			for _, s := range secs[f] {
-				set[s] = true
-			}
-		}
-		if len(set) == 0 {
+		ref, ok := testid.Locate(format, id, testFiles, Declares(repo, head))
+		if !ok || len(secs[ref.File]) == 0 {
 			continue
 		}
-		list := make([]string, 0, len(set))
-		for s := range set {
-			list = append(list, s)
-		}
-		sort.Strings(list)
-		out[id] = list
+		out[id] = append([]string(nil), secs[ref.File]...)
+		sort.Strings(out[id])
 	}
 	if len(out) == 0 {
 		return nil
@@ -478,22 +445,42 @@ func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, testFiles, f2
 	return out
 }
 
-// goTestIn reports whether the go-json test id ("importpath.TestX/sub")
-// names one of fns declared in a file of folder dir.
-func goTestIn(id, dir string, fns []string) bool {
-	for _, fn := range fns {
-		for i := strings.Index(id, "."+fn); i >= 0; {
-			rest := id[i+1+len(fn):]
-			pkg := id[:i]
-			if (rest == "" || strings.HasPrefix(rest, "/")) && (dir == "." || pkg == dir || strings.HasSuffix(pkg, "/"+dir)) {
+// Declares tells testid.Locate whether a file at rev declares a test: its
+// name as a word, or a test title in quotes.
+func Declares(repo *diff.Repo, rev string) testid.Declares {
+	cache := map[string][]byte{}
+	return func(file, name string) bool {
+		data, ok := cache[file]
+		if !ok {
+			data, _ = repo.ReadFile(rev, file)
+			cache[file] = data
+		}
+		for _, q := range []string{"'", `"`, "`"} {
+			if bytes.Contains(data, []byte(q+name+q)) {
 				return true
 			}
-			j := strings.Index(id[i+1:], "."+fn)
-			if j < 0 {
-				break
+		}
+		for rest := data; ; {
+			i := bytes.Index(rest, []byte(name))
+			if i < 0 {
+				return false
 			}
-			i += 1 + j
+			before := byte(' ')
+			if i > 0 {
+				before = rest[i-1]
+			}
+			after := byte(' ')
+			if i+len(name) < len(rest) {
+				after = rest[i+len(name)]
+			}
+			if !isWord(before) && !isWord(after) {
+				return true
+			}
+			rest = rest[i+len(name):]
 		}
 	}
-	return false
+}
+
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -311,26 +311,6 @@ func TestBuildNeedsRecipe(t *testing.T) {
 	}
 }
 
-func TestGoTestIn(t *testing.T) {
-	fns := []string{"TestA", "TestAB"}
-	tests := []struct {
-		id, dir string
-		want    bool
-	}{
-		{"example.com/m/store.TestA", "store", true},
-		{"example.com/m/store.TestA/sub_case", "store", true},
-		{"example.com/m/store.TestABC", "store", false},
-		{"example.com/m/other.TestA", "store", false},
-		{"example.com/m.TestAB", ".", true},
-		{"example.com/m/x/store.TestA", "x/store", true},
-	}
-	for _, tt := range tests {
-		if got := goTestIn(tt.id, tt.dir, fns); got != tt.want {
-			t.Errorf("goTestIn(%q, %q) = %v", tt.id, tt.dir, got)
-		}
-	}
-}
-
 func localExecutor() *sandbox.Local {
 	l := sandbox.NewLocal(nil)
 	l.Env = []string{"PATH=/usr/local/go/bin:/usr/bin:/bin"}
