@@ -52,6 +52,8 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdAugment(f),
 		NewCmdSpec(f),
 		NewCmdEnv(f),
+		NewCmdEval(f),
+		NewCmdAnalyze(f),
 	)
 	return root
 }

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/eval"
+)
+
+// EvalOptions are the parsed flags of `lolbench eval`.
+type EvalOptions struct {
+	Workspace    string
+	Jobs         []string
+	Predictions  []string
+	Trajectories string
+	Agent        string
+	Executor     string
+	JSON         bool
+}
+
+// NewCmdEval scores agents' solutions.
+func NewCmdEval(f *Factory) *cobra.Command { return newCmdEval(f, nil) }
+
+func newCmdEval(f *Factory, runF func(*EvalOptions) error) *cobra.Command {
+	opts := &EvalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval --workspace W (--jobs DIR... | --predictions FILE...)",
+		Short: "Score agents' solutions on the benchmark's tasks: Table 2, localization and efficiency",
+		Long: `Eval scores every solution in Harbor job folders (--jobs) or SWE-bench
+predictions files (--predictions) on the workspace's built tasks, and prints one
+row per agent: resolved, completed, FAIL_TO_PASS and PASS_TO_PASS pass rates,
+and localization precision and recall (paper section 4.1, Table 2 and
+Figure 4).
+
+A Harbor trial is graded from its verifier's raw run (verifier/run-1) on this
+host, against the task configuration in the workspace: a reward the container
+wrote is not taken at its word. Without a raw run the trial's reward.json, then
+the reward in result.json, are used, and each row says how it was graded. A
+prediction is graded by running lolbench's verifier on it, the path 'lolbench
+verify' takes (--executor); its output is kept, and a rerun with the same patch
+reuses it.
+
+Localization compares the source files, classes and functions the solution
+touched (artifacts/*.patch or artifacts/testbed/ of a trial, model_patch of a
+prediction) with the reference solution's, using rule 27's tree-sitter scopes.
+Turns, wall time, tokens and cost come from the trajectory (agent/trajectory.json
+in ATIF, or agent/events.jsonl in lolbench's event format), else from the trial.
+
+An agent is its scaffold and model (from result.json's agent_info, or
+predictions' model_name_or_path), or --agent. It writes
+<workspace>/eval/<agent>/results.jsonl (one row per agent, task and attempt),
+the trajectories as lolbench events, and eval/metrics.json. docs/evaluation.md
+says how each figure is computed.
+
+Exit status: 0 when every solution was scored, 2 for bad input.`,
+		Example: `  lolbench eval --workspace work --jobs jobs/2026-03-01__10-00-00
+  lolbench eval --workspace work --predictions preds.jsonl --executor docker
+  lolbench eval --jobs jobs/run-a --agent my-agent --json | jq '.agents[0].resolved'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (len(opts.Jobs) == 0) == (len(opts.Predictions) == 0) {
+				return errors.New("eval: give --jobs or --predictions (not both)")
+			}
+			if opts.Executor != "docker" && opts.Executor != "local" {
+				return fmt.Errorf("eval: --executor %q: docker or local", opts.Executor)
+			}
+			if opts.Agent != "" {
+				if err := eval.CheckAgent(opts.Agent); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runEval(cmd, f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
+	fl.StringSliceVar(&opts.Jobs, "jobs", nil, "Harbor job folders (repeatable; a folder of jobs or a single trial works too)")
+	fl.StringSliceVar(&opts.Predictions, "predictions", nil, "SWE-bench predictions JSONL files (repeatable)")
+	fl.StringVar(&opts.Trajectories, "trajectories", "", "folder of the predictions' trajectories, <instance_id>.json (ATIF) or .jsonl")
+	fl.StringVar(&opts.Agent, "agent", "", "name every solution's agent (default: scaffold__model)")
+	fl.StringVar(&opts.Executor, "executor", "docker", "where predictions are verified: docker, or local (not isolated)")
+	fl.BoolVar(&opts.JSON, "json", false, "print eval/metrics.json")
+	return cmd
+}
+
+func runEval(cmd *cobra.Command, f *Factory, opts *EvalOptions) error {
+	ws, err := workspace.Open(opts.Workspace, false)
+	if err != nil {
+		return err
+	}
+	st := &eval.Stage{Jobs: opts.Jobs, Predictions: opts.Predictions, Trajectories: opts.Trajectories, Agent: opts.Agent}
+	if len(opts.Predictions) > 0 {
+		ex, closeEx, err := newExecutor(cmd.Context(), f, opts.Executor)
+		if err != nil {
+			return err
+		}
+		defer closeEx()
+		st.Executor = ex
+	}
+	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
+	if err := st.Run(cmd.Context(), env); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.ErrOut, "eval: %d row(s) for %s in %s\n", st.Rows, strings.Join(st.Agents, ", "), ws.Root+"/"+eval.Dir)
+	if opts.JSON {
+		return printJSON(f.IO.Out, st.Metrics)
+	}
+	return printMetrics(f.IO.Out, st.Metrics)
+}
+
+// printMetrics writes Table 2 with localization, one agent a line.
+func printMetrics(w io.Writer, m *eval.Metrics) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tTASKS\tATTEMPTS\tRESOLVED\tCOMPLETED\tF2P\tP2P\tFILES P/R\tCLASSES P/R\tFUNCTIONS P/R")
+	for _, a := range m.Agents {
+		l := a.Localization
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s/%s\t%s/%s\t%s/%s\n", a.Agent, a.Tasks, a.Attempts,
+			pct(a.Resolved), pct(a.Completed), pct(a.F2P), pct(a.P2P),
+			pct(l.Files.Precision), pct(l.Files.Recall), pct(l.Classes.Precision), pct(l.Classes.Recall), pct(l.Functions.Precision), pct(l.Functions.Recall))
+	}
+	return tw.Flush()
+}
+
+// pct shows a percentage with one decimal, "-" when there is none.
+func pct(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", *v)
+}
