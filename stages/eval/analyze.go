@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lolbench/lolbench/data/taxonomy"
@@ -470,4 +471,29 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		return errors.Join(err, os.Remove(f.Name()))
 	}
 	return nil
+}
+
+// ReadAttributions streams eval/<agent>/attributions.jsonl.
+func ReadAttributions(path string, each func(*Attribution) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("attributions: %w", err)
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
+	dec.DisallowUnknownFields()
+	for n := 1; ; n++ {
+		var a Attribution
+		if err := dec.Decode(&a); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("%s: attribution %d: %w", path, n, err)
+		}
+		if err := workspace.ValidID(strings.TrimSuffix(a.Task, SpecSuffix)); err != nil || a.Attempt < 1 {
+			return fmt.Errorf("%s: attribution %d: task %q attempt %d", path, n, a.Task, a.Attempt)
+		}
+		if err := each(&a); err != nil {
+			return err
+		}
+	}
 }

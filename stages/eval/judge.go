@@ -263,3 +263,7 @@ func (j *Judge) Ask(ctx context.Context, p prompts.Prompt, shown map[int]bool) (
 	}
 	return kept, dropped, nil
 }
+
+// Steps renders a trajectory's steps as the judge reads them, texts cut;
+// the report shows them beside an attempt's failure modes.
+func Steps(events []trajectory.Event) []prompts.AnalyzeStep { return renderSteps(events) }

@@ -104,6 +104,9 @@ type indexPage struct {
 	LoCChart    Chart
 	FilesChart  Chart
 	MentionNote string
+	// Evaluation is what lolbench eval and analyze wrote (evaluation.go);
+	// nil when they have not run.
+	Evaluation *evalView
 }
 
 // funnelRow is one stage of the workspace funnel.
@@ -170,6 +173,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 	idx.funnel()
 	idx.collectFunnel(ws)
 	idx.table(entries)
+	if idx.Evaluation, err = s.evaluation(ws, out); err != nil {
+		return err
+	}
 	for _, p := range idx.Candidates {
 		path := filepath.Join(out, filepath.FromSlash(p.Page))
 		if err := writePage(path, "candidate.tmpl", p); err != nil {
