@@ -33,14 +33,14 @@ type evalView struct {
 	Analysis *eval.Analysis
 	// Table2 and Loc are the metrics' rows, formatted: one decimal, "–"
 	// where no attempt gave the figure.
-	Table2 []evalRow
-	Loc    []evalRow
-	Notes    []string // what could not be read
-	Phases   []string
-	Table3   []evalPhaseRow
-	ByPhase  []evalPhaseTable
-	Chart    tokenChart
-	Failed   []evalAgentFailures
+	Table2  []evalRow
+	Loc     []evalRow
+	Notes   []string // what could not be read
+	Phases  []string
+	Table3  []evalPhaseRow
+	ByPhase []evalPhaseTable
+	Chart   tokenChart
+	Failed  []evalAgentFailures
 }
 
 type evalRow struct {
@@ -58,11 +58,11 @@ func fmtOpt(v *float64, decimals int) string {
 }
 
 type evalPhaseRow struct {
-	Agent     string
-	Attempts  int64
-	Failed    int
-	Cells     []eval.Share
-	Judge     string
+	Agent    string
+	Attempts int64
+	Failed   int
+	Cells    []eval.Share
+	Judge    string
 }
 
 type evalPhaseTable struct {
@@ -244,10 +244,10 @@ type tokenChart struct {
 	// Palette has one colour per activity phase; a hatched segment is
 	// filled with its phase's pattern, "url(#hatch-N)".
 	Palette []string
-	Bars          []tokenBar
-	Legend        []tokenLegend
-	Max           string
-	Empty         string
+	Bars    []tokenBar
+	Legend  []tokenLegend
+	Max     string
+	Empty   string
 }
 
 type tokenBar struct {
