@@ -47,8 +47,29 @@
 // collapsed to one space, footnote and citation references dropped.
 //
 // Lines end at "\n" (a preceding "\r" is ignored); a lone "\r" is not a line
-// break in either format. Input that is not valid UTF-8 is rejected with an
-// error naming the line, never a panic: every input is hostile.
+// break in either format. Input that is not valid UTF-8, or that holds a
+// NUL byte, is rejected with an error naming the line, never a panic: every
+// input is hostile.
+//
+// # Bounds
+//
+// Any input parses within time and memory bounds, or is refused with a
+// one-line error that names the bound and the line (BenchmarkParseHostile
+// measures the worst shapes; TestHostileRefused lists the refusals):
+//
+//   - the size cap, MaxSize (1 MiB), applied by every reader of an EP;
+//   - Markdown is read in two passes (markdown.go): the block structure
+//     without inline parsing, then each title's inline markup, within a
+//     budget; goldmark's inline parser is quadratic on some shapes;
+//   - a line may open at most 16 block quotes and list items (checked by a
+//     scan before goldmark sees the text), the block pass has a work budget
+//     per byte (containers nested by indentation), and link reference
+//     definitions at the head of long paragraphs have a budget;
+//   - front matter is at most 64 KiB and passes safeyaml's pre-scan (depth,
+//     keys, documents) before the YAML parser sees it;
+//   - at most 10,000 headings;
+//   - a parse deadline of 2 s, the backstop for a shape none of the above
+//     foresaw. The other bounds refuse the same input on every machine.
 package ep
 
 import (
@@ -60,7 +81,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
 // Format is the markup language of an EP document.
@@ -164,11 +188,35 @@ type heading struct {
 	span  Range
 }
 
-// Parse parses an EP document. It fails only for an unknown format or input
-// that is not valid UTF-8; any other input yields a (possibly empty) outline.
+// MaxSize is the EP size cap, the one every reader of an EP document
+// applies (collect, ep headings, validate, the stages). The longest PEPs
+// and KEPs are a few hundred kilobytes; at 1 MiB the parse of any input
+// stays within its bounds (BenchmarkParseHostile).
+const MaxSize = 1 << 20
+
+// sizeCap names MaxSize in errors.
+const sizeCap = "the EP size cap"
+
+// maxSections bounds the headings of one document; real EPs have a few
+// hundred at most, and each costs memory.
+const maxSections = 10_000
+
+// parseDeadline bounds the time of one parse. The parsers are linear or
+// bounded by construction (see the package comment); the deadline is the
+// backstop for a shape no bound foresaw.
+var parseDeadline = 2 * time.Second
+
+// Parse parses an EP document. It fails for an unknown format, input over
+// MaxSize, input that is not valid UTF-8 or holds a NUL byte, Markdown
+// nested or front matter deeper than the bounds, more than 10,000
+// headings, or a parse past the deadline; any other input yields a
+// (possibly empty) outline. Every error is one line.
 func Parse(src []byte, format Format) (*Document, error) {
 	if _, err := ParseFormat(string(format)); err != nil {
 		return nil, err
+	}
+	if len(src) > MaxSize {
+		return nil, fmt.Errorf("%d bytes, more than %s of %s", len(src), sizeCap, workspace.Bytes(MaxSize))
 	}
 	d := &Document{Format: format, Source: src, Metadata: map[string]string{}}
 	d.lineStarts = lineStarts(src)
@@ -183,19 +231,34 @@ func Parse(src []byte, format Format) (*Document, error) {
 		}
 		return nil, fmt.Errorf("line %d: invalid UTF-8 encoding (EP documents must be UTF-8)", d.LineAt(bad))
 	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return nil, fmt.Errorf("line %d: NUL byte (EP documents are text)", d.LineAt(i))
+	}
+	deadline := time.Now().Add(parseDeadline)
 	var hs []heading
+	var err error
 	switch format {
 	case Markdown:
-		hs = parseMarkdown(d)
+		hs, err = parseMarkdown(d, deadline)
 	case RST:
-		hs = parseRST(d)
+		hs, err = parseRST(d, deadline)
+	}
+	if err != nil {
+		return nil, err
 	}
 	d.build(hs)
 	return d, nil
 }
 
+// tooManySections is the error for the heading past maxSections.
+func tooManySections(line int) error {
+	return fmt.Errorf("line %d: more than %d headings; an EP has a few hundred at most", line, maxSections)
+}
+
 // Load reads and parses the EP document at path. An empty format is taken
-// from the file extension (FormatFromPath). Every error names the file.
+// from the file extension (FormatFromPath). The file must be a regular
+// file (not a link, a device or a pipe) within MaxSize. Every error names
+// the file.
 func Load(path string, format Format) (*Document, error) {
 	if format == "" {
 		f, err := FormatFromPath(path)
@@ -206,14 +269,9 @@ func Load(path string, format Format) (*Document, error) {
 	} else if _, err := ParseFormat(string(format)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			// The *PathError already names the file.
-			return nil, fmt.Errorf("read EP document: %w", err)
-		}
-		return nil, fmt.Errorf("read EP document %s: %w", path, err)
+		return nil, fmt.Errorf("read EP document: %w", err)
 	}
 	d, err := Parse(src, format)
 	if err != nil {
@@ -221,6 +279,17 @@ func Load(path string, format Format) (*Document, error) {
 	}
 	d.Path = path
 	return d, nil
+}
+
+// ReadFile reads an EP document with the checks of Load: a regular file
+// within MaxSize. The error names the file.
+func ReadFile(path string) ([]byte, error) {
+	src, err := workspace.ReadFile(path, MaxSize, sizeCap)
+	var pe *os.PathError
+	if err != nil && !errors.As(err, &pe) && !strings.HasPrefix(err.Error(), path) {
+		err = fmt.Errorf("%s: %w", path, err)
+	}
+	return src, err
 }
 
 // Text returns the source text of r, clamped to the document.

@@ -95,7 +95,7 @@ func TestLoad(t *testing.T) {
 	}{
 		{bad, "", "parse " + bad + ": line 1: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 		{missing, "", "read EP document: open " + missing + ": no such file or directory"},
-		{dir, "md", "read EP document: read " + dir + ": is a directory"},
+		{dir, "md", "read EP document: " + dir + ": a folder, not a file"},
 		{md, "html", md + `: unknown EP format "html" (want md or rst)`},
 		{filepath.Join(dir, "x.doc"), "", filepath.Join(dir, "x.doc") + `: unsupported EP file extension ".doc" (want .md, .markdown, .rst or .txt)`},
 	}

@@ -2,8 +2,10 @@ package ep
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -30,14 +32,20 @@ type rstParser struct {
 }
 
 // parseRST fills d.Metadata from a PEP header block and returns the section
-// titles with their levels.
-func parseRST(d *Document) []heading {
+// titles with their levels, or an error past maxSections or the deadline.
+func parseRST(d *Document, deadline time.Time) ([]heading, error) {
 	p := &rstParser{d: d, lines: splitRST(d.Source), styles: map[string]int{}}
 	i := p.header()
-	for i < len(p.lines) {
+	for n := 1; i < len(p.lines); n++ {
+		if n%256 == 0 && time.Now().After(deadline) {
+			return nil, fmt.Errorf("line %d: %w", i+1, &lateError{})
+		}
 		i = p.block(i)
+		if len(p.out) > maxSections {
+			return nil, tooManySections(p.out[maxSections].line)
+		}
 	}
-	return p.out
+	return p.out, nil
 }
 
 // splitRST cuts src into lines at "\n".
