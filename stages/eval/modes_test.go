@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -237,6 +239,19 @@ func TestRuleModesCoveredAndRegistered(t *testing.T) {
 			if !strings.Contains(src, `{"`+m.Name+sign) {
 				t.Errorf("no %s case for %s", sign, m.Name)
 			}
+		}
+	}
+}
+
+// docs/evaluation.md documents every mode of the taxonomy.
+func TestModesDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "evaluation.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range taxonomy.Default().Modes {
+		if !strings.Contains(string(doc), "| "+m.Phase+" | `"+m.Mode+"` |") {
+			t.Errorf("docs/evaluation.md has no row for %s", m.Mode)
 		}
 	}
 }
