@@ -39,6 +39,7 @@ type Totals struct {
 // Implementable is unreadable, a file row that is not in the PR File
 // Summary. New rows have line 0.
 func Recompute(m *Mapping, t Totals) {
+	t.EPSections, t.PRFiles = max(t.EPSections, 0), max(t.PRFiles, 0)
 	blockSecs := map[string]bool{}
 	for i := range m.Blocks {
 		b := &m.Blocks[i]

@@ -93,7 +93,7 @@ func countsText(c Counts) string {
 // that every change can be reported at its line in the fixed artifact.
 type editor struct {
 	lines   []string // without line ends
-	blanked []string // the same, comments blanked (the parser's view)
+	blanked []string // the same as the parser sees them: comments and lone CRs blanked
 	eols    []string
 	repl    map[int][]string // old line -> its replacement (nil: deleted)
 	ins     map[int][]string // old line -> lines inserted after it
@@ -115,6 +115,7 @@ func newEditor(src []byte) *editor {
 		}
 	}
 	blanked := p.blankComments(src)
+	loneCRs(blanked)
 	e := &editor{repl: map[int][]string{}, ins: map[int][]string{}}
 	for i, start := range p.starts {
 		end := len(src)
@@ -287,6 +288,17 @@ func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[
 	if old.None || len(headers) == 0 {
 		headers = columnNames(cols)
 	}
+	// A table without all its canonical columns is rule 4's: its rows
+	// cannot be written, so it is left as it is.
+	bound := 0
+	for _, k := range bindColumns(headers, cols) {
+		if k >= 0 {
+			bound++
+		}
+	}
+	if bound < len(cols) {
+		return
+	}
 	rowLine := func(r *R) string { return tableRow[R, P](r, headers, cols) }
 	rowShown := func(r *R) string {
 		var cells []string
@@ -347,7 +359,7 @@ func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[
 	case wasNone && hasRows:
 		// The header goes where "None." was, the rows after it.
 		e.repl[old.Line] = tableHeader(headers)
-	case !wasNone && !hasRows:
+	case !wasNone && !hasRows && len(old.Rows) > 0:
 		e.repl[old.Line] = []string{noneText}
 		e.repl[old.Line+1] = nil
 	}

@@ -212,6 +212,19 @@ func TestFixTables(t *testing.T) {
 			},
 		},
 		{
+			// The parser reads a lone CR as a blank; so does Fix.
+			name:    "a lone CR before a row",
+			in:      smallMapping("None.", strings.Replace(smallStats, "| PR files | 1 |", "\r| PR files | 4 |", 1)),
+			want:    smallMapping("None.", strings.Replace(smallStats, "| PR files | 1 |", "\r| PR files | 1 |", 1)),
+			changes: []string{"wrong.md:56: Global Statistics: PR files: 4 -> 1"},
+		},
+		{
+			name:    "a table with a header and no rows is left alone",
+			in:      smallMapping("| Section | Title | Reason |\n|---|---|---|", smallStats),
+			want:    smallMapping("| Section | Title | Reason |\n|---|---|---|", smallStats),
+			changes: []string{},
+		},
+		{
 			name: "None becomes the canonical table",
 			in:   smallMapping("None.", "None."),
 			want: smallMapping("None.", smallStats),
