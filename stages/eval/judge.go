@@ -180,6 +180,9 @@ func renderSteps(events []trajectory.Event) []prompts.AnalyzeStep {
 			if what == "" {
 				what = e.Args
 			}
+			if what == "" && len(e.FilesRead)+len(e.FilesWritten) > 0 {
+				what = strings.Join(append(append([]string{}, e.FilesRead...), e.FilesWritten...), ", ")
+			}
 			fmt.Fprintf(&b, "calls %s: %s\n", e.Tool, trajectory.Cut(what, 600))
 		case trajectory.Result:
 			code := ""
