@@ -85,6 +85,10 @@ func (opts *ValidateOptions) fromCandidate() error {
 	return nil
 }
 
+// mappingSizeCap bounds the mapping --fix reads: a real one is a few
+// kilobytes.
+const mappingSizeCap = 16 << 20
+
 // fixMapping rewrites the computed cells of the mapping (mapping.Fix),
 // atomically and only when something changes, and returns the changes.
 func fixMapping(ctx context.Context, s rules.Sources) ([]mapping.Change, error) {
@@ -104,7 +108,8 @@ func fixMapping(ctx context.Context, s rules.Sources) ([]mapping.Change, error) 
 	if err != nil {
 		return nil, fmt.Errorf("read mapping %s: %w", s.Mapping, err)
 	}
-	src, err := os.ReadFile(s.Mapping)
+	// A regular file within the mapping size cap, as the parser reads it.
+	src, err := workspace.ReadFile(s.Mapping, mappingSizeCap, "the mapping size cap")
 	if err != nil {
 		return nil, fmt.Errorf("read mapping %s: %w", s.Mapping, err)
 	}

@@ -159,6 +159,15 @@ func TestScaffoldGolden(t *testing.T) {
 			if string(got) != string(want) {
 				t.Fatalf("scaffold differs from %s (go test -update rewrites it):\n%s", golden, got)
 			}
+			// The reStructuredText version of the EP has the same headings.
+			rst, err := ep.Load(filepath.Join("..", "..", "data", "samples", s.name, "ep.rst"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.doc = rst
+			if fromRST := mapping.Render(scaffold(t, s, l)); string(fromRST) != string(want) {
+				t.Errorf("scaffold from ep.rst differs from %s:\n%s", golden, fromRST)
+			}
 			kept, held, unfilled := validate(t, l, got)
 			if len(kept) != 0 {
 				t.Errorf("violations besides unfilled cells: %+v", kept)
