@@ -2,6 +2,8 @@ package mapping
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +42,45 @@ func TestHostileInputs(t *testing.T) {
 				t.Fatalf("error %v is not an *ErrorList", err)
 			}
 		})
+	}
+}
+
+// TestHostileReading: a byte order mark is ignored, a NUL byte is an error
+// at its line, and ParseFile reads regular files only, within MaxSize.
+func TestHostileReading(t *testing.T) {
+	small := readTestdata(t, "small.md")
+	plain, err := Parse([]byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withBOM, err := Parse([]byte("\ufeff" + small))
+	if err != nil {
+		t.Fatalf("with a BOM: %v", err)
+	}
+	if withBOM.Title != plain.Title || withBOM.TitleLine != plain.TitleLine || len(withBOM.SCS.Rows) != len(plain.SCS.Rows) {
+		t.Fatalf("with a BOM: title %q line %d, %d rows", withBOM.Title, withBOM.TitleLine, len(withBOM.SCS.Rows))
+	}
+
+	nul := strings.Replace(small, "Motivation", "Moti\x00vation", 1)
+	line := strings.Count(nul[:strings.Index(nul, "\x00")], "\n") + 1
+	_, err = Parse([]byte(nul))
+	list, ok := errors.AsType[*ErrorList](err)
+	if !ok || len(list.Errors) == 0 || list.Errors[0] != (Error{Line: line, Msg: "NUL byte; a mapping artifact is text"}) {
+		t.Fatalf("NUL byte: %v", err)
+	}
+
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.md")
+	os.WriteFile(big, []byte(strings.Repeat("x", MaxSize+1)), 0o644)
+	link := filepath.Join(dir, "link.md")
+	os.Symlink("/etc/passwd", link)
+	for path, want := range map[string]string{
+		big:         "read mapping " + big + ": " + big + ": 16777217 bytes, more than the mapping size cap of 16 MiB",
+		link:        "read mapping " + link + ": " + link + ": a symbolic link; only regular files are read",
+		"/dev/zero": "read mapping /dev/zero: /dev/zero: a device; only regular files are read",
+	} {
+		if _, err := ParseFile(path); err == nil || err.Error() != want {
+			t.Errorf("ParseFile(%s) = %v\nwant %s", path, err, want)
+		}
 	}
 }

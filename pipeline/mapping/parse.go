@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,8 +22,11 @@ import (
 // unreadable it returns the partial model together with an *ErrorList that
 // holds every error found, sorted by line; the model must then not be
 // trusted. Vocabularies, column schemas and arithmetic are not checked
-// here: they are rule violations (rules 4, 5, 7, 8, 18, 21, ...).
+// here: they are rule violations (rules 4, 5, 7, 8, 18, 21, ...). A
+// leading UTF-8 byte order mark is ignored; a NUL byte is an error at its
+// line (the first one is reported).
 func Parse(src []byte) (*Mapping, error) {
+	src = bytes.TrimPrefix(src, utf8BOM)
 	p := &parser{}
 	m := p.parse(src)
 	if len(p.errs) == 0 {
@@ -34,10 +36,14 @@ func Parse(src []byte) (*Mapping, error) {
 	return m, &ErrorList{Errors: p.errs}
 }
 
-// ParseFile reads and parses the artifact at path. Parse errors come back
-// as an *ErrorList whose lines read "path:line: message".
+// utf8BOM is what some editors put before the first line.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// ParseFile reads and parses the artifact at path, a regular file within
+// MaxSize (ReadFile). Parse errors come back as an *ErrorList whose lines
+// read "path:line: message".
 func ParseFile(path string) (*Mapping, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read mapping %s: %w", path, err)
 	}
@@ -91,6 +97,14 @@ func (p *parser) parse(src []byte) *Mapping {
 		}
 	}
 	p.src = p.blankComments(src)
+	if i := bytes.IndexByte(p.src, 0); i >= 0 {
+		p.errorf(p.line(i), "NUL byte; a mapping artifact is text")
+		for j := i; j < len(p.src); j++ {
+			if p.src[j] == 0 {
+				p.src[j] = ' '
+			}
+		}
+	}
 	loneCRs(p.src)
 	p.limitNesting()
 	doc, err := p.markdown()

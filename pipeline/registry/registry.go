@@ -7,16 +7,21 @@
 //
 // A registry is outside input: every problem is reported with the file, the
 // line and the field ("data/projects.yaml:12: projects[0].eps.glob:
-// required"), all problems at once, and no input makes the loader panic or
-// expand without bound (YAML aliases are refused).
+// required"), all problems at once (unknown and duplicate keys, values of
+// the wrong kind, failed checks), and no input makes the loader panic or
+// expand without bound: the YAML passes safeyaml's pre-scan before the
+// parser sees it, and aliases are refused. Every path of the registry
+// stays inside the registry's folder.
 package registry
 
 import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/registry/safeyaml"
+	"github.com/lolbench/lolbench/pipeline/workspace"
 
+	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -30,9 +35,13 @@ import (
 	"github.com/goccy/go-yaml/parser"
 )
 
-// MaxFileSize bounds the registry file: a registry of a few hundred projects
-// is far below it, and a larger file is a mistake or an attack.
-const MaxFileSize = 4 << 20
+// MaxFileSize bounds the registry file: the YAML parser's cap (safeyaml),
+// which a registry of a hundred projects with recipes is below; a larger
+// file is a mistake or an attack.
+const MaxFileSize = safeyaml.MaxSize
+
+// sizeCap names MaxFileSize in errors.
+const sizeCap = "the registry size cap"
 
 // Registry is a loaded projects registry.
 type Registry struct {
@@ -327,11 +336,12 @@ func (es Errors) Error() string {
 	return strings.Join(parts, "\n")
 }
 
-// Load reads and validates the registry file at path.
+// Load reads and validates the registry file at path: a regular file (not
+// a link, a device or a pipe) within MaxFileSize.
 func Load(path string) (*Registry, error) {
-	data, err := readLimited(path)
+	data, err := workspace.ReadFile(path, MaxFileSize, sizeCap)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("registry: %w", err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -340,36 +350,27 @@ func Load(path string) (*Registry, error) {
 	return Parse(path, filepath.Dir(abs), data)
 }
 
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("registry: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("registry: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("registry %s: not a regular file", path)
-	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("registry %s: %d bytes, more than the %d allowed", path, st.Size(), MaxFileSize)
-	}
-	return os.ReadFile(path)
-}
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // Parse decodes and validates registry data; file names the source in
-// errors and dir resolves its relative paths.
+// errors and dir resolves its relative paths. A leading UTF-8 byte order
+// mark is ignored.
 func Parse(file, dir string, data []byte) (*Registry, error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
 	if len(data) > MaxFileSize {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes, more than the %d allowed", len(data), MaxFileSize)}
+		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes, more than %s of %s", len(data), sizeCap, workspace.Bytes(MaxFileSize))}
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return nil, &Error{File: file, Field: "projects", Msg: "the registry is empty; it needs a projects list"}
 	}
-	f, err := parser.ParseBytes(data, 0)
+	// Duplicate keys pass the parser, so that the walk names each by its
+	// field.
+	f, err := safeyaml.Parse(data, parser.AllowDuplicateMapKey())
 	if err != nil {
+		var ye *safeyaml.Error
+		if errors.As(err, &ye) {
+			return nil, &Error{File: file, Line: ye.Line, Msg: ye.Msg}
+		}
 		return nil, yamlError(file, nil, err)
 	}
 	if len(f.Docs) != 1 || f.Docs[0].Body == nil {
@@ -377,11 +378,22 @@ func Parse(file, dir string, data []byte) (*Registry, error) {
 	}
 	body := f.Docs[0].Body
 	w := &walker{lines: map[string]int{}, nodes: map[string]ast.Node{}}
-	if err := w.walk("", body, 0); err != nil {
-		return nil, &Error{File: file, Line: w.errLine, Field: w.errField, Msg: err.Error()}
+	w.walk("", body, 0)
+	sh := &shape{bad: map[string]bool{}}
+	for _, e := range w.errs {
+		sh.bad[e.Field] = true
+	}
+	body = sh.check("", prune(body), reflect.TypeFor[Registry]())
+	errs := append(Errors(nil), w.errs...)
+	errs = append(errs, sh.errs...)
+	for _, e := range errs {
+		e.File = file
 	}
 	r := &Registry{File: file, Dir: dir, lines: w.lines}
 	if err := yaml.NodeToValue(body, r, yaml.DisallowUnknownField()); err != nil {
+		if len(errs) > 0 {
+			return nil, sortErrors(errs)
+		}
 		return nil, yamlError(file, w, err)
 	}
 	for i, p := range r.Projects {
@@ -390,11 +402,21 @@ func Parse(file, dir string, data []byte) (*Registry, error) {
 		}
 		p.index = i
 	}
-	if errs := r.validate(); len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
-		return nil, errs
+	for _, e := range r.validate() {
+		if !sh.silenced(e.Field) {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
 	}
 	return r, nil
+}
+
+// sortErrors orders errors by line, keeping the order of each line's.
+func sortErrors(errs Errors) Errors {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+	return errs
 }
 
 // yamlError turns a goccy error into an Error with the line and, where the
@@ -498,14 +520,38 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Resolve returns a path of the registry (Project.Path, EPSource.Dir,
-// EPSource.Path) as an absolute path; relative paths are relative to the
-// registry file.
-func (r *Registry) Resolve(p string) string {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
+// Resolve returns a folder path of the registry (Project.Path,
+// EPSource.Dir, EPSource.Path), given as field, as an absolute path inside
+// the registry's folder. The path must be relative and stay inside, and
+// so must whatever its symbolic links lead to.
+func (r *Registry) Resolve(field, p string) (string, error) {
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return "", r.Errorf(field, "%q leaves the registry's folder %s", p, r.Dir)
 	}
-	return filepath.Join(r.Dir, filepath.FromSlash(p))
+	abs := filepath.Join(r.Dir, filepath.FromSlash(p))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return abs, nil // missing: the caller's error says so
+	}
+	root, err := filepath.EvalSymlinks(r.Dir)
+	if err != nil {
+		root = r.Dir
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+		return "", r.Errorf(field, "%q leads outside the registry's folder %s, to %s", p, r.Dir, real)
+	}
+	return abs, nil
+}
+
+// ReadFile reads a file of the registry (a curated mapping), given as
+// field: a regular file inside the registry's folder, reached without
+// leaving it, within max bytes (limit names the cap).
+func (r *Registry) ReadFile(field, p string, max int64, limit string) ([]byte, error) {
+	data, err := workspace.ReadFileIn(r.Dir, p, max, limit)
+	if err != nil {
+		return nil, r.Errorf(field, "%v", err)
+	}
+	return data, nil
 }
 
 // EPRepo is the GitHub owner/name of the proposals.
@@ -588,6 +634,7 @@ func (p *Project) validate(ps *problems) {
 	if p.Path != "" && p.CloneURL != "" {
 		ps.add(f("clone_url"), "a project with a local path is not cloned; drop clone_url or path")
 	}
+	checkPath(ps, f("path"), p.Path)
 	checkURL(ps, f("clone_url"), p.CloneURL)
 	if p.Recipe != nil {
 		if err := p.Recipe.Validate(); err != nil {
@@ -650,6 +697,8 @@ func (p *Project) validateEPs(ps *problems) {
 		ps.add(f("repo"), "%q is not a GitHub owner/name", e.Repo)
 	}
 	checkURL(ps, f("clone_url"), e.CloneURL)
+	checkPath(ps, f("path"), e.Path)
+	checkPath(ps, f("dir"), e.Dir)
 	if e.Glob != "" {
 		if err := checkGlob(e.Glob); err != nil {
 			ps.add(f("glob"), "%v", err)
@@ -756,6 +805,19 @@ func (p *Project) validateLinks(ps *problems) {
 		if (c.Base == "") != (c.Head == "") {
 			ps.add(fld(""), "give both base and head, or neither")
 		}
+		checkPath(ps, fld(".mapping"), c.Mapping)
+	}
+}
+
+// checkPath refuses a path of the registry that would leave its folder:
+// an absolute path, or one that climbs out with "..". Resolve and ReadFile
+// check the links on the way when the path is used.
+func checkPath(ps *problems, field, p string) {
+	if p == "" {
+		return
+	}
+	if strings.ContainsAny(p, "\x00\n\r") || strings.HasPrefix(p, "/") || !filepath.IsLocal(filepath.FromSlash(p)) {
+		ps.add(field, "%q must be a path inside the registry's folder: relative to it, without '..'", p)
 	}
 }
 

@@ -76,8 +76,8 @@ func TestParseGood(t *testing.T) {
 	if tk.Recipe == nil || tk.Recipe.Image != "golang:1.22" || tk.Recipe.Test.Command != "go test -json {tests}" {
 		t.Errorf("recipe = %#v", tk.Recipe)
 	}
-	if got := r.Resolve(tk.Path); got != filepath.Join("/reg", "repo") {
-		t.Errorf("Resolve = %s", got)
+	if got, err := r.Resolve(tk.Field("path"), tk.Path); err != nil || got != filepath.Join("/reg", "repo") {
+		t.Errorf("Resolve = %s, %v", got, err)
 	}
 	if !tk.Local() || tk.EPRepo() != "" {
 		t.Errorf("Local %v, EPRepo %q", tk.Local(), tk.EPRepo())
@@ -110,7 +110,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", "", "p.yaml: projects: the registry is empty; it needs a projects list"},
 		{"syntax", "projects: [", "p.yaml:1: sequence end token ']' not found"},
-		{"not a mapping", "- a\n", "p.yaml:1: sequence was used where mapping is expected"},
+		{"not a mapping", "- a\n", "p.yaml:1: want a mapping, got a list"},
 		{"no projects", "projects: []\n", "p.yaml:1: projects: the registry lists no projects"},
 		{"unknown field", minimal("    globb: x\n"), `p.yaml:14: projects[0].globb: unknown field "globb"`},
 		{"wrong type", minimal("    thresholds:\n      min_loc: lots\n"), `p.yaml:15: projects[0].thresholds.min_loc: want an integer, got "lots"`},
@@ -118,7 +118,14 @@ func TestParseErrors(t *testing.T) {
 		{"share of one", minimal("    thresholds:\n      min_source_share: 1\n"), "p.yaml:15: projects[0].thresholds.min_source_share: must be at least 0 and below 1, got 1"},
 		{"bad recipe", minimal("    recipe:\n      image: img\n      test: {command: \"run\", format: tap}\n"), "p.yaml:14: projects[0].recipe: test.command: \"run\" has no {tests} placeholder for the test selection\n" +
 			"p.yaml:14: projects[0].recipe: test.format: unknown test-result format \"tap\" (known: junit, go-json, cargo, pytest-ra)"},
-		{"duplicate key", "projects:\n  - name: x\n    name: y\n", `p.yaml:3: mapping key "name" already defined at [2:5]`},
+		{"duplicate key", "projects:\n  - name: x\n    name: y\n", strings.Join([]string{
+			"p.yaml:2: projects[0].repo: required (or path, for a local repository)",
+			"p.yaml:2: projects[0].language: required",
+			"p.yaml:2: projects[0].domain: required",
+			"p.yaml:2: projects[0].eps: required: where the proposals live",
+			"p.yaml:2: projects[0].links: required: a curated list, a search, or both",
+			"p.yaml:3: projects[0].name: duplicate key; first defined at line 2",
+		}, "\n")},
 		{"alias", "projects: &a\n  - name: x\n", "p.yaml:1: projects: YAML anchors are not allowed in a registry; repeat the value instead"},
 		{"merge key", "projects:\n  - <<: {name: x}\n", "p.yaml:2: projects[0]: YAML merge keys are not allowed in a registry"},
 		{"two documents", "projects: []\n---\nprojects: []\n", "p.yaml: want exactly one YAML document, found 2"},
@@ -198,12 +205,12 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := Load(filepath.Join(dir, "none.yaml")); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Load(dir); err == nil || err.Error() != "registry: "+dir+": a folder, not a file" {
 		t.Errorf("folder: %v", err)
 	}
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, make([]byte, MaxFileSize+1), 0o644)
-	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "more than the") {
+	if _, err := Load(big); err == nil || err.Error() != "registry: "+big+": 262145 bytes, more than the registry size cap of 256 KiB" {
 		t.Errorf("big file: %v", err)
 	}
 }
@@ -259,6 +266,27 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte("projects: [{name: x}]"))
 	f.Add([]byte("projects: &a [*a]"))
+	// The pathological shapes of issue 14, small enough to mutate.
+	for _, s := range []string{
+		"projects:\n  - recipe:\n      env: " + strings.Repeat("[", 2000),
+		func() string {
+			var b strings.Builder
+			for i := range 200 {
+				b.WriteString(strings.Repeat(" ", i) + "k:\n")
+			}
+			return b.String()
+		}(),
+		"projects:\n" + strings.Repeat("  k: v\n", 200),
+		strings.Repeat("---\nprojects: []\n", 20),
+		"a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\n",
+		"\ufeff" + good,
+		"projects:\n  - name: x\n    name: y\n",
+		"projects:\n  - name: x\n    thresholds: {min_files: 9.99}\n",
+		"projects:\n  - name: \x00\n",
+		"projects:\n  - name: x\n    links: {curated: [{ep: 1, pr: 2, mapping: /dev/zero}]}\n",
+	} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse("f.yaml", "/", data)
 		if err == nil && len(r.Projects) == 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // maxDepth bounds the nesting of the registry; real entries are about six
@@ -21,14 +22,15 @@ const maxDoubleStars = 3
 // ("projects[0].eps.glob") and line, so that problems found after decoding
 // still name their place. It refuses aliases and anchors: an alias can
 // expand a small file into an exponential value (the "billion laughs"), and
-// a registry has no need of them.
+// a registry has no need of them. It also finds duplicate keys, which the
+// parser is told to let through so that each one is named by its field.
+// Every problem is recorded and the walk goes on, except below a node
+// nested too deep.
 type walker struct {
 	lines map[string]int
 	nodes map[string]ast.Node
 	pos   []posField // key and value tokens, for decoder errors
-
-	errLine  int
-	errField string
+	errs  []*Error
 }
 
 type posField struct {
@@ -36,12 +38,12 @@ type posField struct {
 	field     string
 }
 
-func (w *walker) fail(field string, n ast.Node, format string, args ...any) error {
-	w.errField = field
+func (w *walker) fail(field string, n ast.Node, format string, args ...any) {
+	e := &Error{Field: field, Msg: fmt.Sprintf(format, args...)}
 	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		w.errLine = tk.Position.Line
+		e.Line = tk.Position.Line
 	}
-	return fmt.Errorf(format, args...)
+	w.errs = append(w.errs, e)
 }
 
 func (w *walker) record(field string, n ast.Node) {
@@ -57,35 +59,41 @@ func (w *walker) record(field string, n ast.Node) {
 	w.nodes[field] = n
 }
 
-func (w *walker) walk(field string, n ast.Node, depth int) error {
+func (w *walker) walk(field string, n ast.Node, depth int) {
 	if n == nil {
-		return nil
+		return
 	}
 	if depth > maxDepth {
-		return w.fail(field, n, "nested more than %d levels", maxDepth)
+		w.fail(field, n, "nested more than %d levels", maxDepth)
+		return
 	}
 	switch v := n.(type) {
 	case *ast.AliasNode:
-		return w.fail(field, n, "YAML aliases are not allowed in a registry; repeat the value instead")
+		w.fail(field, n, "YAML aliases are not allowed in a registry; repeat the value instead")
 	case *ast.AnchorNode:
-		return w.fail(field, n, "YAML anchors are not allowed in a registry; repeat the value instead")
+		w.fail(field, n, "YAML anchors are not allowed in a registry; repeat the value instead")
 	case *ast.TagNode:
-		return w.walk(field, v.Value, depth+1)
+		w.walk(field, v.Value, depth+1)
 	case *ast.MappingNode:
+		seen := map[string]int{}
 		for _, mv := range v.Values {
-			if err := w.walk(field, mv, depth+1); err != nil {
-				return err
+			key := keyString(mv.Key)
+			if first, dup := seen[key]; dup && key != "<<" {
+				w.fail(join(field, key), mv.Key, "duplicate key; first defined at line %d", first)
+				continue
 			}
+			if tk := mv.Key.GetToken(); tk != nil && tk.Position != nil {
+				seen[key] = tk.Position.Line
+			}
+			w.walk(field, mv, depth+1)
 		}
 	case *ast.MappingValueNode:
 		key := keyString(v.Key)
 		if key == "<<" {
-			return w.fail(field, n, "YAML merge keys are not allowed in a registry")
+			w.fail(field, n, "YAML merge keys are not allowed in a registry")
+			return
 		}
-		child := key
-		if field != "" {
-			child = field + "." + key
-		}
+		child := join(field, key)
 		w.record(child, v.Key)
 		if v.Value != nil {
 			if tk := v.Value.GetToken(); tk != nil && tk.Position != nil {
@@ -93,17 +101,45 @@ func (w *walker) walk(field string, n ast.Node, depth int) error {
 			}
 			w.nodes[child] = v.Value
 		}
-		return w.walk(child, v.Value, depth+1)
+		w.walk(child, v.Value, depth+1)
 	case *ast.SequenceNode:
 		for i, item := range v.Values {
 			child := fmt.Sprintf("%s[%d]", field, i)
 			w.record(child, item)
-			if err := w.walk(child, item, depth+1); err != nil {
-				return err
-			}
+			w.walk(child, item, depth+1)
 		}
 	}
-	return nil
+}
+
+// prune removes what walk refused (duplicate keys, merge keys, anchors,
+// aliases), so that the rest of the tree can be decoded and validated.
+func prune(n ast.Node) ast.Node {
+	switch v := n.(type) {
+	case *ast.AliasNode, *ast.AnchorNode:
+		return ast.Null(token.New("null", "null", n.GetToken().Position))
+	case *ast.TagNode:
+		v.Value = prune(v.Value)
+	case *ast.MappingNode:
+		seen := map[string]bool{}
+		kept := v.Values[:0]
+		for _, mv := range v.Values {
+			key := keyString(mv.Key)
+			if seen[key] || key == "<<" {
+				continue
+			}
+			seen[key] = true
+			mv.Value = prune(mv.Value)
+			kept = append(kept, mv)
+		}
+		v.Values = kept
+	case *ast.MappingValueNode:
+		v.Value = prune(v.Value)
+	case *ast.SequenceNode:
+		for i, item := range v.Values {
+			v.Values[i] = prune(item)
+		}
+	}
+	return n
 }
 
 func keyString(k ast.MapKeyNode) string {

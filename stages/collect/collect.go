@@ -48,6 +48,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/gh"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/loc"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/registry"
 	"github.com/lolbench/lolbench/pipeline/repos"
 	"github.com/lolbench/lolbench/pipeline/workspace"
@@ -714,7 +715,10 @@ func (pr *projectRun) softwareRepo(ctx context.Context) error {
 		return nil
 	}
 	if pr.p.Local() {
-		dir := pr.reg.Resolve(pr.p.Path)
+		dir, err := pr.reg.Resolve(pr.p.Field("path"), pr.p.Path)
+		if err != nil {
+			return err
+		}
 		if _, err := diff.Open(dir); err != nil {
 			return pr.reg.Errorf(pr.p.Field("path"), "%s is not a git repository: %v", dir, err)
 		}
@@ -777,8 +781,9 @@ func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP, link *registry.
 		return err
 	}
 	if link != nil && link.Mapping != "" {
-		if err := copyCuratedMapping(pr.reg.Resolve(link.Mapping), filepath.Join(dir, pipeline.MappingFile)); err != nil {
-			return pr.reg.Errorf(pr.p.Field(fmt.Sprintf("links.curated[%d].mapping", slices.Index(pr.p.Links.Curated, link))), "%v", err)
+		field := pr.p.Field(fmt.Sprintf("links.curated[%d].mapping", slices.Index(pr.p.Links.Curated, link)))
+		if err := pr.copyCuratedMapping(field, link.Mapping, filepath.Join(dir, pipeline.MappingFile)); err != nil {
+			return err
 		}
 	}
 	if err := writeIfChanged(filepath.Join(dir, info.EP.File), e.Text); err != nil {
@@ -890,12 +895,14 @@ func Kept(info *pipeline.Info) (bool, []pipeline.Check) {
 
 // copyCuratedMapping gives a new candidate the curator's mapping artifact.
 // A mapping.md already in the candidate (drafted, or edited by hand since)
-// is kept: the registry only seeds it.
-func copyCuratedMapping(src, dst string) error {
-	if _, err := os.Stat(dst); err == nil {
+// is kept: the registry only seeds it. The artifact must be a regular file
+// inside the registry's folder, within the mapping size cap: what is
+// copied here reaches the published report.
+func (pr *projectRun) copyCuratedMapping(field, src, dst string) error {
+	if _, err := os.Lstat(dst); err == nil {
 		return nil
 	}
-	data, err := os.ReadFile(src)
+	data, err := pr.reg.ReadFile(field, src, mapping.MaxSize, mapping.SizeCap)
 	if err != nil {
 		return err
 	}

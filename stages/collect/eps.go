@@ -19,17 +19,14 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/gh"
 	"github.com/lolbench/lolbench/pipeline/registry"
+	"github.com/lolbench/lolbench/pipeline/registry/safeyaml"
 	"github.com/lolbench/lolbench/pipeline/repos"
+	"github.com/lolbench/lolbench/pipeline/workspace"
 )
-
-// MaxEPSize bounds one proposal file; the longest PEPs and KEPs are a few
-// hundred kilobytes.
-const MaxEPSize = 4 << 20
 
 // maxHistoryWalk bounds the history walk that dates proposals without a
 // created date.
@@ -137,7 +134,10 @@ func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") =
 // readLocal reads the proposal files of a local folder.
 func (pr *projectRun) readLocal() ([]rawEP, error) {
 	e := &pr.p.EPs
-	root := pr.reg.Resolve(e.Dir)
+	root, err := pr.reg.Resolve(pr.p.Field("eps.dir"), e.Dir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := os.Stat(root)
 	if err != nil || !st.IsDir() {
 		return nil, pr.reg.Errorf(pr.p.Field("eps.dir"), "%s is not a readable folder", root)
@@ -161,14 +161,16 @@ func (pr *projectRun) readLocal() ([]rawEP, error) {
 		if ok, _ := registry.MatchGlob(e.Glob, rel); !ok || !d.Type().IsRegular() {
 			return nil
 		}
-		content, err := readFileLimited(p)
+		content, err := ep.ReadFile(p)
 		if err != nil {
 			raws = append(raws, rawEP{path: rel, textErr: err.Error()})
 			return nil
 		}
 		r := rawEP{path: rel, content: content}
 		if e.Format == registry.FormatKEP {
-			r.text, err = readFileLimited(filepath.Join(filepath.Dir(p), kepText(e)))
+			// The text beside it, read inside the folder: never through a
+			// link, whatever eps.text names.
+			r.text, err = workspace.ReadFileIn(root, path.Join(path.Dir(rel), kepText(e)), ep.MaxSize, "the EP size cap")
 			if err != nil {
 				r.textErr = err.Error()
 			}
@@ -180,22 +182,6 @@ func (pr *projectRun) readLocal() ([]rawEP, error) {
 		return nil, fmt.Errorf("read %s: %w", root, err)
 	}
 	return raws, nil
-}
-
-func readFileLimited(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxEPSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxEPSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", p, MaxEPSize)
-	}
-	return data, nil
 }
 
 func kepText(e *registry.EPSource) string {
@@ -221,7 +207,11 @@ func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
 	if e.Path != "" {
 		// A local repository's commits need not be on GitHub: no URLs.
 		g.repo = ""
-		g.dir = pr.reg.Resolve(e.Path)
+		dir, err := pr.reg.Resolve(p.Field("eps.path"), e.Path)
+		if err != nil {
+			return nil, err
+		}
+		g.dir = dir
 	} else {
 		g.dir = filepath.Join(pr.ws.Root, "repos", p.Name+".eps")
 		url := e.CloneURL
@@ -294,16 +284,17 @@ func (g *gitSource) read(e registry.EPSource) ([]rawEP, error) {
 	return raws, nil
 }
 
+// blob reads a proposal file of a git tree within the EP size cap.
 func blob(b *object.Blob) ([]byte, error) {
-	if b.Size > MaxEPSize {
-		return nil, fmt.Errorf("larger than %d bytes", MaxEPSize)
+	if b.Size > ep.MaxSize {
+		return nil, fmt.Errorf("%d bytes, more than the EP size cap of %s", b.Size, workspace.Bytes(ep.MaxSize))
 	}
 	rd, err := b.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	return io.ReadAll(io.LimitReader(rd, MaxEPSize))
+	return io.ReadAll(io.LimitReader(rd, ep.MaxSize))
 }
 
 // dateFromHistory gives proposals without a created date the author date
@@ -553,12 +544,13 @@ func rustHeader(src []byte) map[string]string {
 }
 
 // topScalars reads the top-level scalar keys of a YAML mapping (kep.yaml).
-// Only scalars are read, so aliases never expand.
+// Only scalars are read, so aliases never expand; the YAML passes
+// safeyaml's pre-scan first.
 func topScalars(src []byte) (map[string]string, error) {
 	if !utf8.Valid(src) {
 		return nil, errors.New("not valid UTF-8")
 	}
-	f, err := parser.ParseBytes(src, 0)
+	f, err := safeyaml.Parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("yaml: %s", firstLine(err.Error()))
 	}
