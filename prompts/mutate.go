@@ -92,3 +92,37 @@ func MutateDigest(name string) (string, error) {
 	}
 	return digestFiles(fs)
 }
+
+// MutateJudgePrompt is the mutant judge's prompt (issue 12 §7; paper,
+// section 3.4): it confirms or rejects one LLM mutant from its record and
+// its diff against the reference solution.
+const MutateJudgePrompt = "mutate-judge"
+
+// MutateJudge is what the mutant judge's template reads.
+type MutateJudge struct {
+	// Method is the method's title; Language the task's language.
+	Method, Language string
+	Section          MutateSection
+	// The mutant's record.
+	Requirement, Reference, Mutated, Scenario, Rationale string
+	// Delta is the mutant's diff against the reference solution, cut at
+	// a budget (DeltaNote says so).
+	Delta, DeltaNote string
+}
+
+var mutateJudgeFiles = []string{"partials.tmpl", "mutate-judge.tmpl"}
+
+// RenderMutateJudge renders the mutant judge's prompt.
+func RenderMutateJudge(d *MutateJudge) (Prompt, error) {
+	if d == nil {
+		return Prompt{}, fmt.Errorf("prompt %s: no data", MutateJudgePrompt)
+	}
+	t, err := parseFiles(MutateJudgePrompt, mutateJudgeFiles)
+	if err != nil {
+		return Prompt{}, err
+	}
+	return execute(t, MutateJudgePrompt, "system", "user", d)
+}
+
+// MutateJudgeDigest is the SHA-256 of the mutant judge's template files.
+func MutateJudgeDigest() (string, error) { return digestFiles(mutateJudgeFiles) }

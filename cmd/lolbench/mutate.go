@@ -77,23 +77,32 @@ recipe's coverage section gives. Written to candidates/<id>/coverage/.
 Mutants are complete alternative solutions that violate one section of the
 proposal. Methods (--methods):
   revert  mapped-section revert: undo every change of the reference solution
-          that the mapping assigns to one section (rules 27-28 scopes)
-  ops     syntax operators on the reference solution's added lines (Go,
-          Python, Java):
+          that the mapping assigns to one section (rules 27-28 scopes); one
+          that does not build or breaks P2P tests (other sections import
+          what it removes) is retried as a stub revert: the section's new
+          functions keep their signatures and fail when called
+  ops     syntax operators on the reference solution's added lines of
+          source files (never build files, docs or tests; Go, Python, Java):
 ` + strings.Join(ops, "\n") + `
   llm     the paper's Section Revert, Requirement Mismatch and Semantic
-          Mutation: the model mutates one section, then the solution to match
+          Mutation: the model mutates one section, then the solution to
+          match; an LLM judge then confirms that each mutant omits or breaks
+          what it claims, and the kept ones are listed for review
 Without an LLM endpoint the llm methods are skipped with a note and the
 deterministic ones still run.
 
 Every mutant must apply, pass the build check (the recipe's build command or
 the language default) and pass every P2P test; a mutant that fails a filter is
 dropped with the reason recorded. The original F2P tests then run on it: a
-test that fails, errors or is absent kills it. With per-test coverage a
-mutant's job runs only the tests that execute a line it changes (as PIT does),
-and the report counts the test runs saved. Results go to
-candidates/<id>/mutants/: one folder per mutant (mutant.patch, record.json),
-mutants.json, matrix.json (mutant x F2P test) and report.json (Table 8).
+test that fails, errors or is absent kills it. A mutant whose lines no test
+executes is "uncovered": reported apart, not a survivor in the score. With
+per-test coverage a mutant's job runs only the tests that execute a line it
+changes (as PIT does), and the report counts the test runs saved.
+--max-per-operator samples each operator's sites across files and functions.
+The table gives the score of the three EP-level (llm) methods on its own row.
+Results go to candidates/<id>/mutants/: one folder per mutant (mutant.patch,
+record.json), mutants.json, matrix.json (mutant x F2P test) and report.json
+(Table 8).
 
 Without a candidate it runs over every candidate of the workspace and ends
 with Table 8 over all of them.
@@ -262,7 +271,7 @@ func printMutate(w io.Writer, out mutateOutput) {
 		}
 		fmt.Fprintln(w)
 		var b strings.Builder
-		mutation.WriteTable(&b, r.Report.Methods, r.Report.Total)
+		mutation.WriteTable(&b, r.Report.Methods, r.Report.EPLevel, r.Report.Total)
 		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			fmt.Fprintln(w, "  "+l)
 		}
@@ -270,10 +279,13 @@ func printMutate(w io.Writer, out mutateOutput) {
 		for _, s := range r.Report.Skipped {
 			fmt.Fprintf(w, "  skipped %s\n", s)
 		}
+		for _, v := range r.Report.Vetted {
+			fmt.Fprintf(w, "  kept by the judge, for review: %s (section %s): %s\n", v.Mutant, v.Section, v.Judge)
+		}
 	}
 	if s := out.Summary; s != nil && len(out.Candidates) > 1 {
 		fmt.Fprintf(w, "\nTable 8 over %d task%s (mean per-task mutation score %s):\n", s.Tasks, plural(s.Tasks), meanScore(s))
-		mutation.WriteTable(w, s.Methods, s.Total)
+		mutation.WriteTable(w, s.Methods, s.EPLevel, s.Total)
 		fmt.Fprintf(w, "%s\n", s.Runs)
 	}
 }

@@ -298,6 +298,19 @@ func (r *Result) Reaching(lines Lines) ([]string, bool) {
 	return out, true
 }
 
+// Unexecuted reports whether no test executes any of lines, as far as line
+// coverage can tell: every line is an executable target line, none runs at
+// setup, and the union of the suites covers none of them. A mutant that
+// changes only such lines cannot change what any test observes. It does
+// not need per-test coverage.
+func (r *Result) Unexecuted(lines Lines) bool {
+	u := r.Suite(Union)
+	if u == nil || lines.Count() == 0 || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
+		return false
+	}
+	return !u.Lines.Intersects(lines)
+}
+
 // NewSuite computes a suite's figures from the lines its tests cover.
 func NewSuite(name string, tests []string, target Lines, covered Lines) Suite {
 	c := covered.Intersect(target)

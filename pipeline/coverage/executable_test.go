@@ -184,3 +184,32 @@ func TestLinesAndSpans(t *testing.T) {
 		t.Errorf("suite %+v", s)
 	}
 }
+
+// A mutant's lines are unexecuted only when coverage can tell: all of them
+// executable target lines, none run at setup, none covered by any test.
+func TestUnexecuted(t *testing.T) {
+	r := &Result{
+		Target: Target{Files: []FileTarget{{Path: "a.go", Executable: []int{1, 2, 3, 4, 5}}}},
+		Suites: []Suite{{Name: Union, Lines: Lines{"a.go": {1, 2}}}},
+		Setup:  Lines{"a.go": {5}},
+	}
+	for _, c := range []struct {
+		lines Lines
+		want  bool
+	}{
+		{Lines{"a.go": {3, 4}}, true},
+		{Lines{"a.go": {3}}, true},
+		{Lines{"a.go": {2, 3}}, false}, // line 2 runs
+		{Lines{"a.go": {4, 5}}, false}, // line 5 runs at setup
+		{Lines{"a.go": {3, 6}}, false}, // line 6 is not an executable target line
+		{Lines{"b.go": {3}}, false},    // neither is b.go's
+		{Lines{}, false},               // no lines: nothing to tell
+	} {
+		if got := r.Unexecuted(c.lines); got != c.want {
+			t.Errorf("Unexecuted(%v) = %v, want %v", c.lines, got, c.want)
+		}
+	}
+	if (&Result{Target: r.Target}).Unexecuted(Lines{"a.go": {3}}) {
+		t.Errorf("a result without the union suite cannot tell")
+	}
+}

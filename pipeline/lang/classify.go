@@ -146,3 +146,12 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// InDocs reports whether a repository path lies in a documentation folder
+// (docs/, doc/, man/, ...): code there (a Sphinx docs/conf.py) is Source by
+// language but documents the project rather than implementing it.
+func InDocs(p string) bool {
+	p = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(p, "\\", "/")), "/")
+	dir, _ := path.Split(p)
+	return anySegment(splitDirs(dir), docDirs)
+}

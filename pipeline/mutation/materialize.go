@@ -33,6 +33,8 @@ type Materialized struct {
 	// Lines are the reference lines the mutant changes (post-change
 	// numbering); for a pure insertion, the line it follows (or line 1).
 	Lines coverage.Lines
+	// Delta is the mutant's diff against the reference solution.
+	Delta []byte
 	// Same is set when the mutant equals the reference solution.
 	Same bool
 }
@@ -174,6 +176,9 @@ func Materialize(ctx context.Context, sol *Solution, edits []Edit, tmp string) (
 		sort.Strings(mz.Files)
 		mz.Same = len(ch.Files) == 0
 		if mz.Patch, err = repo.Patch(ctx, base, m); err != nil {
+			return nil, err
+		}
+		if mz.Delta, err = repo.Patch(ctx, ref, m); err != nil {
 			return nil, err
 		}
 		out[i] = mz

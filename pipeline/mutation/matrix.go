@@ -126,10 +126,12 @@ func (m *Matrix) Kills(test string) []string {
 	return out
 }
 
-// Survivors returns the mutants that no F2P test kills, in row order: the
-// targets of the mutation-guided augmentation loop.
+// Survivors returns the mutants that no F2P test kills: the targets of the
+// mutation-guided augmentation loop, the EP-level methods' mutants first
+// (they violate a requirement as the EP states it, the deterministic ones
+// mostly a line), each group in row order.
 func (m *Matrix) Survivors() []string {
-	var out []string
+	var ep, rest []string
 	for _, r := range m.Rows {
 		killed := false
 		for _, o := range r.Outcomes {
@@ -138,11 +140,15 @@ func (m *Matrix) Survivors() []string {
 				break
 			}
 		}
-		if !killed {
-			out = append(out, r.Mutant)
+		switch {
+		case killed:
+		case r.Method.EPLevel():
+			ep = append(ep, r.Mutant)
+		default:
+			rest = append(rest, r.Mutant)
 		}
 	}
-	return out
+	return append(ep, rest...)
 }
 
 // Check reports a malformed matrix (read from a hand-edited file): rows

@@ -34,8 +34,19 @@ const (
 // Methods lists every method in report order (the rows of Table 8).
 var Methods = []Method{SectionRevert, RequirementMismatch, SemanticMutation, MappedRevert, SyntaxOperator}
 
-// LLMMethods are the methods that need a model.
+// LLMMethods are the methods that need a model: the paper's three EP-level
+// methods, whose mutation score is reported on its own (Report.EPLevel).
 var LLMMethods = []Method{SectionRevert, RequirementMismatch, SemanticMutation}
+
+// EPLevel reports whether m is one of the paper's EP-level methods.
+func (m Method) EPLevel() bool {
+	for _, x := range LLMMethods {
+		if m == x {
+			return true
+		}
+	}
+	return false
+}
 
 // Families group the methods for `lolbench mutate --methods`: "llm" (the
 // three paper methods), "revert" (mapped-section revert) and "ops" (syntax
@@ -73,6 +84,10 @@ func (m Method) Title() string {
 		return "Mapped-section revert"
 	case SyntaxOperator:
 		return "Syntax operators"
+	case "ep-level":
+		return "EP-level methods"
+	case "total":
+		return "Total"
 	}
 	return string(m)
 }
@@ -110,6 +125,12 @@ const (
 	// Survived: it passed every P2P test and every F2P test; the tests do
 	// not pin the requirement it violates.
 	Survived Status = "survived"
+	// Uncovered: it applied and built, but no test executes a line it
+	// changes (per the coverage of the reference solution), so no test
+	// could tell it apart. It is reported apart and is not a survivor in
+	// the mutation score: the coverage loop, not the mutation loop, is
+	// what answers it.
+	Uncovered Status = "uncovered"
 )
 
 // Drop is the filter that dropped a mutant (the columns of Table 8 are the
@@ -121,6 +142,9 @@ const (
 	// DropDuplicate: same content as the reference solution or as an
 	// earlier mutant.
 	DropDuplicate Drop = "duplicate"
+	// DropJudge: an LLM mutant the judge did not confirm omits or breaks
+	// the functionality it claims (paper, section 3.4).
+	DropJudge Drop = "judge"
 	// DropApply: the patch does not apply at the base commit.
 	DropApply Drop = "apply"
 	// DropCompile: the mutated tree does not build (the recipe's build
@@ -176,15 +200,23 @@ type Mutant struct {
 	Reason string `json:"reason,omitempty"`
 	// KilledBy are the F2P tests that fail on a killed mutant, sorted.
 	KilledBy []string `json:"killed_by,omitempty"`
+	// Judge is the LLM judge's account of an LLM mutant it confirmed
+	// (why the edits omit or break the claimed functionality), for the
+	// reviewer; a rejected one is dropped with the account in Reason.
+	Judge string `json:"judge,omitempty"`
+	// Retry says why a mapped-section revert became a stub revert: the
+	// plain revert's drop and reason.
+	Retry string `json:"retry,omitempty"`
 }
 
 // Valid reports whether the mutant applied and built (the "compiled/valid"
 // column of Table 8).
 func (m *Mutant) Valid() bool {
-	return m.Status == Killed || m.Status == Survived || (m.Status == Dropped && m.Drop == DropP2P)
+	return m.Status == Killed || m.Status == Survived || m.Status == Uncovered || (m.Status == Dropped && m.Drop == DropP2P)
 }
 
-// PassedP2P reports whether the mutant passed the P2P filter.
+// PassedP2P reports whether the mutant passed the P2P filter and was run
+// against the F2P tests (an uncovered mutant ran no test).
 func (m *Mutant) PassedP2P() bool { return m.Status == Killed || m.Status == Survived }
 
 // CheckID reports whether id can name a mutant folder: lower-case letters,

@@ -53,6 +53,9 @@ type Site struct {
 	Replace []Replace
 	// StartLine and EndLine bound the lines the replacements touch.
 	StartLine, EndLine int
+	// Function is the first line of the named function the site is in, 0
+	// at file level (OperatorSites sets it).
+	Function int
 	// Reference, Mutated, Scenario and Rationale fill the mutant's record
 	// (see Mutant).
 	Reference, Mutated, Scenario, Rationale string
@@ -120,6 +123,13 @@ type Syntax struct {
 	Calls         map[string]bool
 	// If is the if-statement type.
 	If string
+	// Defs are the named function definitions (no lambdas), whose body
+	// is the "body" field: sampling spreads over them and stub reverts
+	// replace their bodies.
+	Defs map[string]bool
+	// Stub is a body that fails when called, for a stub revert; %s is
+	// the message, a quoted string of the language.
+	Stub string
 }
 
 // syntaxes are the languages the operators cover (pipeline/lang names).
@@ -135,6 +145,8 @@ var syntaxes = map[string]*Syntax{
 		CallStatement: "expression_statement",
 		Calls:         set("call_expression"),
 		If:            "if_statement",
+		Defs:          set("function_declaration", "method_declaration"),
+		Stub:          "{\n\tpanic(%s)\n}",
 	},
 	"Python": {
 		Language:      python.GetLanguage,
@@ -147,6 +159,8 @@ var syntaxes = map[string]*Syntax{
 		CallStatement: "expression_statement",
 		Calls:         set("call"),
 		If:            "if_statement",
+		Defs:          set("function_definition"),
+		Stub:          "raise NotImplementedError(%s)",
 	},
 	"Java": {
 		Language:      java.GetLanguage,
@@ -159,6 +173,8 @@ var syntaxes = map[string]*Syntax{
 		CallStatement: "expression_statement",
 		Calls:         set("method_invocation"),
 		If:            "if_statement",
+		Defs:          set("method_declaration", "constructor_declaration"),
+		Stub:          "{ throw new UnsupportedOperationException(%s); }",
 	},
 }
 
@@ -277,6 +293,7 @@ func OperatorSites(ctx context.Context, ops []*Operator, path, language string, 
 	for _, l := range added {
 		isAdded[l] = true
 	}
+	defs := nodes(s, s.Syntax.Defs)
 	out := map[string][]Site{}
 	for _, op := range ops {
 		for _, st := range op.Find(s) {
@@ -285,9 +302,28 @@ func OperatorSites(ctx context.Context, ops []*Operator, path, language string, 
 				ok = isAdded[l]
 			}
 			if ok && st.Apply(src) != nil {
+				if len(st.Replace) == 0 {
+					continue
+				}
+				st.Function = innermost(defs, st.Replace[0].Start)
 				out[op.Name] = append(out[op.Name], st)
 			}
 		}
 	}
 	return out, nil
+}
+
+// innermost returns the first line of the innermost definition (defs in
+// document order) that contains the byte offset, 0 when none does.
+func innermost(defs []*sitter.Node, at uint32) int {
+	line := 0
+	for _, d := range defs {
+		if d.StartByte() > at {
+			break
+		}
+		if at < d.EndByte() {
+			line = int(d.StartPoint().Row) + 1
+		}
+	}
+	return line
 }

@@ -20,7 +20,9 @@ type scopeKey struct{ file, class, function string }
 
 // Owners says which mapped section owns each changed line of the reference
 // solution (rules 27–28): a changed (file, class, function) scope belongs
-// to the one block whose Direct modifications list it; a file-level line
+// to the one block whose Direct modifications list it, and a class's lines
+// outside its methods to the block with its (file, class, -) row; a
+// file-level line
 // belongs to a section only when exactly one block lists its file with a
 // file-level (or class-body) Direct row, since several sections may share
 // a file's top level (imports, types) and rule 28 exempts it, or, when no
@@ -32,13 +34,14 @@ type Owners struct {
 	file     map[string]string
 	post     map[string]map[int]scopeKey // file -> added line -> scope
 	pre      map[string]map[int]scopeKey // file -> deleted line (pre-change) -> scope
+	fresh    map[scopeKey]bool           // function scopes that exist only after the change
 }
 
 // NewOwners indexes the mapping's Direct rows and the changed scopes
 // (syntax.Resolve over the PR).
 func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 	o := &Owners{scope: map[scopeKey]string{}, file: map[string]string{},
-		post: map[string]map[int]scopeKey{}, pre: map[string]map[int]scopeKey{}}
+		post: map[string]map[int]scopeKey{}, pre: map[string]map[int]scopeKey{}, fresh: map[scopeKey]bool{}}
 	fileLevel := map[string]map[string]bool{}
 	if m != nil {
 		for _, b := range m.Blocks {
@@ -47,6 +50,15 @@ func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 			for _, r := range b.Direct.Rows {
 				path := strings.Trim(strings.TrimSpace(r.Path), "`")
 				class, fn := cell(r.Class), cell(r.Function)
+				if fn == "" && class != "" {
+					// A class-body row (rule 27) owns the class's lines
+					// outside its methods; rule 28 gives it one owner.
+					k := scopeKey{path, class, ""}
+					if _, taken := o.scope[k]; !taken {
+						o.scope[k] = id
+					}
+					continue
+				}
 				if fn == "" {
 					if fileLevel[path] == nil {
 						fileLevel[path] = map[string]bool{}
@@ -97,6 +109,9 @@ func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 	if scopes != nil {
 		for _, s := range scopes.Scopes {
 			k := scopeKey{s.File, s.Class, s.Function}
+			if s.New && s.Function != "" {
+				o.fresh[k] = true
+			}
 			for _, l := range s.PostLines {
 				if o.post[s.File] == nil {
 					o.post[s.File] = map[int]scopeKey{}
@@ -137,6 +152,9 @@ func (o *Owners) owner(k scopeKey, ok bool) string {
 		return ""
 	}
 	if k.function == "" {
+		if id, ok := o.scope[k]; ok && k.class != "" {
+			return id
+		}
 		return o.file[k.file]
 	}
 	return o.scope[k]

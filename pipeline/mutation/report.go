@@ -15,6 +15,9 @@ type Row struct {
 	Generated int `json:"generated"`
 	// Valid counts those that were not duplicates, applied and built.
 	Valid int `json:"valid"`
+	// Uncovered counts the valid ones no test executes: not run, and
+	// not in SurvivedP2P.
+	Uncovered int `json:"uncovered"`
 	// SurvivedP2P counts those that passed every P2P test.
 	SurvivedP2P int `json:"survived_p2p"`
 	// Killed counts those that an original F2P test kills.
@@ -31,6 +34,9 @@ func (r *Row) add(m *Mutant) {
 	if m.Valid() {
 		r.Valid++
 	}
+	if m.Status == Uncovered {
+		r.Uncovered++
+	}
 	if m.PassedP2P() {
 		r.SurvivedP2P++
 	}
@@ -42,6 +48,7 @@ func (r *Row) add(m *Mutant) {
 func (r *Row) plus(o Row) {
 	r.Generated += o.Generated
 	r.Valid += o.Valid
+	r.Uncovered += o.Uncovered
 	r.SurvivedP2P += o.SurvivedP2P
 	r.Killed += o.Killed
 }
@@ -78,14 +85,28 @@ type Report struct {
 	Candidate string `json:"candidate"`
 	// Methods are the rows of the methods that ran, in Methods order.
 	Methods []Row `json:"methods"`
+	// EPLevel sums the rows of the paper's three EP-level methods (the
+	// LLM methods), whose score is reported on its own: the deterministic
+	// methods make many easy mutants that would hide it in Total.
+	EPLevel Row `json:"ep_level"`
 	// Total sums the rows.
 	Total Row `json:"total"`
 	// Drops counts dropped mutants per filter.
 	Drops map[Drop]int `json:"drops"`
+	// Vetted lists the LLM mutants the judge confirmed, for review.
+	Vetted []Vetted `json:"vetted,omitempty"`
 	// Skipped are the families that did not run and why ("llm: no LLM
 	// endpoint configured; set LOLBENCH_LLM_BASE_URL ...").
 	Skipped []string `json:"skipped,omitempty"`
 	Runs    Runs     `json:"runs"`
+}
+
+// Vetted is an LLM mutant the judge kept, with its account.
+type Vetted struct {
+	Mutant  string `json:"mutant"`
+	Method  Method `json:"method"`
+	Section string `json:"section"`
+	Judge   string `json:"judge"`
 }
 
 // NewReport counts mutants into a report. ran lists the methods that ran,
@@ -115,14 +136,28 @@ func NewReport(candidate string, ran []Method, mutants []*Mutant) *Report {
 		if m.Status == Dropped {
 			rep.Drops[m.Drop]++
 		}
+		if m.Method.EPLevel() && m.Judge != "" && m.Status != Dropped {
+			rep.Vetted = append(rep.Vetted, Vetted{Mutant: m.ID, Method: m.Method, Section: m.Section, Judge: m.Judge})
+		}
 	}
-	rep.Total = Row{Method: "total"}
-	for i := range rep.Methods {
-		rep.Methods[i].score()
-		rep.Total.plus(rep.Methods[i])
-	}
-	rep.Total.score()
+	rep.Total, rep.EPLevel = sumRows(rep.Methods)
 	return rep
+}
+
+// sumRows scores the rows and returns their total and the total of the
+// EP-level methods' rows.
+func sumRows(rows []Row) (total, ep Row) {
+	total, ep = Row{Method: "total"}, Row{Method: "ep-level"}
+	for i := range rows {
+		rows[i].score()
+		total.plus(rows[i])
+		if rows[i].Method.EPLevel() {
+			ep.plus(rows[i])
+		}
+	}
+	total.score()
+	ep.score()
+	return total, ep
 }
 
 // Summary is Table 8 over a dataset: the rows of every task summed per
@@ -130,6 +165,7 @@ func NewReport(candidate string, ran []Method, mutants []*Mutant) *Report {
 type Summary struct {
 	Tasks   int   `json:"tasks"`
 	Methods []Row `json:"methods"`
+	EPLevel Row   `json:"ep_level"`
 	Total   Row   `json:"total"`
 	// MeanTaskScore is the mean of the tasks' total scores over the tasks
 	// that have one (the paper's per-task figure); Scored counts them.
@@ -170,11 +206,7 @@ func Summarize(reps []*Report) *Summary {
 		s.Runs.Saved += rep.Runs.Saved
 		s.Runs.Selective = s.Runs.Selective || rep.Runs.Selective
 	}
-	for i := range s.Methods {
-		s.Methods[i].score()
-		s.Total.plus(s.Methods[i])
-	}
-	s.Total.score()
+	s.Total, s.EPLevel = sumRows(s.Methods)
 	if s.ScoredTasks > 0 {
 		s.MeanTaskScore = sum / float64(s.ScoredTasks)
 	}
@@ -190,24 +222,30 @@ func (rep *Report) row(m Method) *Row {
 	return nil
 }
 
-// WriteTable writes rows in the layout of Table 8: one row per method, then
-// the total; columns generated, compiled/valid, survived P2P filter, killed
-// by original F2P, mutation score. The method column is left-aligned, the
+// WriteTable writes rows in the layout of Table 8: one row per method, the
+// EP-level methods' sum when one of them ran, then the total; columns
+// generated, compiled/valid, uncovered, survived P2P filter, killed by
+// original F2P, mutation score. The method column is left-aligned, the
 // figures right-aligned under their headings.
-func WriteTable(w io.Writer, rows []Row, total Row) error {
-	heads := []string{"Method", "Generated", "Compiled/valid", "Survived P2P", "Killed by F2P", "Mutation score"}
+func WriteTable(w io.Writer, rows []Row, ep, total Row) error {
+	heads := []string{"Method", "Generated", "Compiled/valid", "Uncovered", "Survived P2P", "Killed by F2P", "Mutation score"}
 	var lines [][]string
 	line := func(name string, r Row) {
 		score := "-"
 		if r.Scored {
 			score = fmt.Sprintf("%.1f%%", 100*r.Score)
 		}
-		lines = append(lines, []string{name, fmt.Sprint(r.Generated), fmt.Sprint(r.Valid), fmt.Sprint(r.SurvivedP2P), fmt.Sprint(r.Killed), score})
+		lines = append(lines, []string{name, fmt.Sprint(r.Generated), fmt.Sprint(r.Valid), fmt.Sprint(r.Uncovered), fmt.Sprint(r.SurvivedP2P), fmt.Sprint(r.Killed), score})
 	}
+	anyEP := false
 	for _, r := range rows {
 		line(r.Method.Title(), r)
+		anyEP = anyEP || r.Method.EPLevel()
 	}
-	line("Total", total)
+	if anyEP {
+		line(ep.Method.Title(), ep)
+	}
+	line(total.Method.Title(), total)
 	width := make([]int, len(heads))
 	for _, l := range append([][]string{heads}, lines...) {
 		for i, c := range l {

@@ -38,7 +38,11 @@ func promptParams() ([]string, error) {
 		}
 		out = append(out, "prompt "+n+" "+d)
 	}
-	return out, nil
+	d, err := prompts.MutateJudgeDigest()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, "prompt "+prompts.MutateJudgePrompt+" "+d), nil
 }
 
 // Answer is the model's answer for one mutant (prompts/mutate-common.tmpl).

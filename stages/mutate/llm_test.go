@@ -4,6 +4,7 @@ import (
 	"github.com/lolbench/lolbench/internal/fakeopenai"
 
 	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -161,5 +162,79 @@ func TestLLMMutants(t *testing.T) {
 	if err != nil || len(cands) != 2 || len(skipped) != 1 ||
 		!strings.HasPrefix(skipped[0], `llm section-revert, section 3.3: llm mutate: the answer still does not fit the candidate after 3 tries: edits[0]: "server/server_test.go" is not a file of the reference solution`) {
 		t.Errorf("skipped %q, %d mutants, %v", skipped, len(cands), err)
+	}
+}
+
+// The judge vets the LLM mutants before they run (paper, section 3.4): it
+// reads each mutant's record and its diff against the reference solution;
+// a confirmed mutant keeps the judge's account for the reviewer, a
+// rejected one is dropped with it, and one the judge cannot answer about
+// is dropped too. Deterministic mutants are not judged.
+func TestJudge(t *testing.T) {
+	env, c, tk := llmTask(t)
+	after := tk.sol.File("server/server.go").After
+	edit := func(old, new string) mutation.Edit {
+		return mutation.Edit{"server/server.go": []byte(strings.Replace(string(after), old, new, 1))}
+	}
+	mk := func(id string, m mutation.Method, e mutation.Edit) mutation.Candidate {
+		return mutation.Candidate{Mutant: &mutation.Mutant{ID: id, Method: m, Section: "3.3", SectionTitle: "Protocol commands",
+			Requirement: "a non-numeric or non-positive `seconds` answers `ERR invalid ttl`", Reference: "SETEX a 0 x answers ERR invalid ttl",
+			Mutated: "SETEX a 0 x answers OK", Scenario: "SETEX a 0 x", Rationale: "0 is accepted.", Status: mutation.Pending}, Edit: e}
+	}
+	cands := []mutation.Candidate{
+		mk("llm-requirement-mismatch-3.3", mutation.RequirementMismatch, edit("secs <= 0 {", "secs < 0 {")),
+		mk("llm-semantic-mutation-3.3", mutation.SemanticMutation, edit("ERR invalid ttl", "ERR invalid  ttl")),
+		mk("llm-section-revert-3.3", mutation.SectionRevert, edit("case \"SETEX\":", "case \"SETEXX\":")),
+		mk("op-flip-comparison-006", mutation.SyntaxOperator, edit("secs <= 0 {", "secs > 0 {")),
+	}
+	if _, err := mutation.Prepare(context.Background(), tk.sol, cands, ""); err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(t,
+		`{"verdict": "confirmed", "reason": "The edit lets  a zero TTL through, so SETEX a 0 x stores the key instead of answering ERR invalid ttl."}`,
+		`{"verdict": "rejected", "reason": "Only the error text changes; the requirement is about rejecting the TTL, which still happens."}`,
+		`{"verdict": "maybe", "reason": ""}`, `{"verdict": "maybe", "reason": ""}`, `{"verdict": "maybe", "reason": ""}`,
+	)
+	st := &Stage{LLM: f.client(t, env.Workspace)}
+	if err := st.vet(context.Background(), env, c, tk, cands); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, cd := range cands {
+		m := cd.Mutant
+		got = append(got, fmt.Sprintf("%s %s %s %s | %s", m.ID, m.Status, m.Drop, m.Reason, m.Judge))
+	}
+	want := []string{
+		"llm-requirement-mismatch-3.3 pending   | The edit lets a zero TTL through, so SETEX a 0 x stores the key instead of answering ERR invalid ttl.",
+		"llm-semantic-mutation-3.3 dropped judge the judge rejected it: Only the error text changes; the requirement is about rejecting the TTL, which still happens. | ",
+		`llm-section-revert-3.3 dropped judge the judge gave no usable answer: llm mutate: no valid answer after 3 tries: the JSON does not satisfy the schema: verdict is "maybe"; give "confirmed" or "rejected"; reason is empty | `,
+		"op-flip-comparison-006 pending   | ",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("vetted:\n got %q\nwant %q", got, want)
+	}
+	calls := f.Requests()
+	if len(calls) != 5 {
+		t.Fatalf("%d requests, want 5 (three mutants, the last asked three times)", len(calls))
+	}
+	sys, user := calls[0][0].Content, calls[0][1].Content
+	for _, s := range []string{"confirm or reject each claim before anything is run", "The edits change the code that implements the claimed requirement",
+		"The claim is true to the code", "The change is not equivalent", "stays within its claim", "Reject the mutant when any of these fails, and when you cannot tell from the diff",
+		`{"verdict": "confirmed" or "rejected", "reason": `} {
+		if !strings.Contains(sys, s) {
+			t.Errorf("judge system prompt lacks %q", s)
+		}
+	}
+	for _, s := range []string{`made with the method "Requirement Mismatch"`, `<section id="3.3" title="Protocol commands">`,
+		"- requirement it violates: a non-numeric or non-positive `seconds` answers `ERR invalid ttl`", "- diverging scenario: SETEX a 0 x",
+		"<diff>\ndiff --git a/server/server.go b/server/server.go\n", "-\tif err != nil || secs <= 0 {\n+\tif err != nil || secs < 0 {\n"} {
+		if !strings.Contains(user, s) {
+			t.Errorf("judge user prompt lacks %q:\n%s", s, user)
+		}
+	}
+	rep := mutation.NewReport(c.ID, nil, []*mutation.Mutant{cands[0].Mutant, cands[1].Mutant})
+	if want := []mutation.Vetted{{Mutant: "llm-requirement-mismatch-3.3", Method: mutation.RequirementMismatch, Section: "3.3",
+		Judge: "The edit lets a zero TTL through, so SETEX a 0 x stores the key instead of answering ERR invalid ttl."}}; !reflect.DeepEqual(rep.Vetted, want) {
+		t.Errorf("report lists %+v", rep.Vetted)
 	}
 }

@@ -10,14 +10,27 @@
 // stage records a skip line for them and goes on.
 //
 // Filters, in order: a mutant equal to the reference or to an earlier
-// mutant is a duplicate; its patch must apply at the base commit; the
-// build check must pass (recipe build, or the language default); every
-// P2P test must pass. Each mutant that gets through is run against the
-// original F2P tests: a failing, erroring or absent test kills it. Where
-// the coverage adapter gives per-test coverage, each mutant's job runs
-// only the tests that execute a line it changes (PIT's test selection):
-// a test that does not reach the mutation cannot fail because of it; the
-// report counts the test runs saved.
+// mutant is a duplicate; an LLM mutant must be confirmed by the judge
+// (paper, section 3.4: its edits omit or break what its record claims);
+// its patch must apply at the base commit; the build check must pass
+// (recipe build, or the language default); every P2P test must pass. Each
+// mutant that gets through is run against the original F2P tests: a
+// failing, erroring or absent test kills it. A mutant whose lines no test
+// executes (the reference solution's coverage) runs no test and is
+// "uncovered": valid, but not a survivor in the mutation score. Where the
+// coverage adapter gives per-test coverage, each mutant's job runs only
+// the tests that execute a line it changes (PIT's test selection): a test
+// that does not reach the mutation cannot fail because of it; the report
+// counts the test runs saved.
+//
+// A mapped-section revert that fails the build check or the P2P tests
+// (other sections import what it removes) is retried once as a stub
+// revert (mutation.StubReverts), which keeps the section's signatures
+// with bodies that fail; its record says why in "retry", and the plain
+// revert's logs stay in logs-plain/.
+//
+// The report gives the paper's three EP-level methods' score on its own
+// (ep_level) and lists the LLM mutants the judge kept, for review.
 //
 // Outputs, in the candidate folder:
 //
@@ -71,7 +84,8 @@ type Stage struct {
 	// Operators restricts the syntax operators (names); empty means all.
 	Operators []string
 	// MaxPerOperator caps the mutants of one operator per task (0: no cap),
-	// spread evenly over its sites, to bound the runs on a large PR.
+	// sampled across files and functions (mutation.SpreadPerOperator), to
+	// bound the runs on a large PR.
 	MaxPerOperator int
 	// Jobs is how many mutant jobs run at once; 0 means 1.
 	Jobs int
@@ -94,7 +108,7 @@ func (*Stage) String() string { return "generating mutants" }
 
 // scheme names the stage's algorithm in its fingerprint: a change to how
 // mutants are made or run reruns it.
-const scheme = "mutate 1"
+const scheme = "mutate 2"
 
 func (s *Stage) families() []string {
 	if len(s.Families) == 0 {
@@ -251,7 +265,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 				return err
 			}
 			notes = append(notes, n...)
-			cands = append(cands, capPerOperator(oc, s.MaxPerOperator)...)
+			cands = append(cands, mutation.SpreadPerOperator(oc, s.MaxPerOperator)...)
 		case mutation.FamilyLLM:
 			if s.LLM == nil {
 				rep.Skipped = append(rep.Skipped, "llm: "+llm.ErrNoEndpoint.Error())
@@ -274,17 +288,15 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
+	if s.LLM != nil {
+		if err := s.vet(ctx, env, c, t, cands); err != nil {
+			return err
+		}
+	}
 	mutants := make([]*mutation.Mutant, len(cands))
 	for i, cd := range cands {
 		mutants[i] = cd.Mutant
-		dir, err := mutation.MutantDir(c, cd.Mutant.ID)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := workspace.WriteFile(filepath.Join(dir, mutation.PatchFile), patches[i], 0o644); err != nil {
+		if err := writePatch(c, cd.Mutant.ID, patches[i]); err != nil {
 			return err
 		}
 	}
@@ -297,13 +309,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		if rn.build == "" {
 			rn.build = adapter.BuildCheck(t.buildFiles())
 		}
-		if covErr == nil && !s.AllTests {
+		if covErr == nil {
 			rn.cov = cov
-			rn.plan = coverage.NewPlan(ctx, covSpec)
+			if !s.AllTests {
+				rn.plan = coverage.NewPlan(ctx, covSpec)
+			}
 		}
 	}
 	rep.Runs.Selective = rn.selective()
-	matrix := mutation.NewMatrix(rec.Report.FailToPass)
 	outcomes := make([]*outcome, len(mutants))
 	var todo []int
 	for i, m := range mutants {
@@ -311,13 +324,122 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			todo = append(todo, i)
 		}
 	}
-	jobs := max(s.Jobs, 1)
+	if err := s.runAll(ctx, status, c, rn, mutants, patches, outcomes, todo); err != nil {
+		return err
+	}
+
+	// A section revert that does not build or breaks the P2P tests
+	// (other sections import what it removed) is retried as a stub
+	// revert, which keeps the section's signatures.
+	var retried []int
+	for i, m := range mutants {
+		o := outcomes[i]
+		if m.Method != mutation.MappedRevert || o == nil || (o.drop != mutation.DropCompile && o.drop != mutation.DropP2P) {
+			continue
+		}
+		sec := t.owners.Section(m.Section)
+		if sec == nil {
+			continue
+		}
+		sr, ok, err := mutation.StubReverts(ctx, t.sol, t.owners, *sec)
+		if err != nil {
+			return fmt.Errorf("candidate %s: %w", c.ID, err)
+		}
+		if !ok {
+			continue
+		}
+		cd := mutation.StubCandidate(sr, m.ID, fmt.Sprintf("the plain revert was dropped (%s): %s", o.drop, o.reason))
+		ps, err := mutation.Prepare(ctx, t.sol, []mutation.Candidate{cd}, "")
+		if err != nil {
+			return fmt.Errorf("candidate %s: %w", c.ID, err)
+		}
+		if cd.Mutant.Status != mutation.Pending {
+			continue // identical to the reference solution
+		}
+		rep.Runs.Jobs++ // the plain revert's job
+		rep.Runs.Full += o.full
+		rep.Runs.Executed += o.executed
+		dir, _ := mutation.MutantDir(c, m.ID)
+		if err := os.RemoveAll(filepath.Join(dir, mutation.LogDir+"-plain")); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(dir, mutation.LogDir), filepath.Join(dir, mutation.LogDir+"-plain")); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if err := writePatch(c, m.ID, ps[0]); err != nil {
+			return err
+		}
+		mutants[i], patches[i], outcomes[i] = cd.Mutant, ps[0], nil
+		retried = append(retried, i)
+		fmt.Fprintf(status, "%s: %s: %s; retrying as a stub revert (%d function(s) stubbed)\n", c.ID, m.ID, cd.Mutant.Retry, len(sr.Stubbed))
+	}
+	if len(retried) > 0 {
+		if err := s.runAll(ctx, status, c, rn, mutants, patches, outcomes, retried); err != nil {
+			return err
+		}
+	}
+
+	matrix := mutation.NewMatrix(rec.Report.FailToPass)
+	for i, m := range mutants {
+		o := outcomes[i]
+		if o == nil {
+			continue
+		}
+		rep.Runs.Jobs++
+		rep.Runs.Full += o.full
+		rep.Runs.Executed += o.executed
+		switch {
+		case o.drop != "":
+			m.Status, m.Drop, m.Reason = mutation.Dropped, o.drop, o.reason
+		case o.uncovered:
+			m.Status, m.Reason = mutation.Uncovered, "no test executes the lines it changes"
+		default:
+			matrix.Add(m, o.f2p)
+			m.KilledBy = matrix.KilledBy(m.ID)
+			m.Status = mutation.Survived
+			if len(m.KilledBy) > 0 {
+				m.Status = mutation.Killed
+			}
+		}
+	}
+	rep.Runs.Saved = rep.Runs.Full - rep.Runs.Executed
+	final := mutation.NewReport(c.ID, ran, mutants)
+	final.Skipped, final.Runs = rep.Skipped, rep.Runs
+	if len(final.Vetted) > 0 {
+		fmt.Fprintf(status, "%s: %d LLM mutant(s) confirmed by the judge, listed for review in %s\n", c.ID, len(final.Vetted), mutation.ReportFile)
+	}
+	for _, m := range mutants {
+		dir, _ := mutation.MutantDir(c, m.ID)
+		if err := workspace.WriteJSON(filepath.Join(dir, mutation.RecordFile), m); err != nil {
+			return err
+		}
+	}
+	if mutants == nil {
+		mutants = []*mutation.Mutant{}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(status, "%s: note: %s\n", c.ID, n)
+	}
+	for _, w := range []struct {
+		file string
+		v    any
+	}{{mutation.IndexFile, mutants}, {mutation.MatrixFile, matrix}, {mutation.ReportFile, final}} {
+		if err := workspace.WriteJSON(filepath.Join(c.Dir, w.file), w.v); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(status, "%s: %s; %s\n", c.ID, scoreLine(final), final.Runs)
+	return nil
+}
+
+// runAll runs the mutants of todo, Jobs at a time, into outcomes.
+func (s *Stage) runAll(ctx context.Context, status io.Writer, c *pipeline.Candidate, rn *runner, mutants []*mutation.Mutant, patches [][]byte, outcomes []*outcome, todo []int) error {
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
 	next := make(chan int)
 	done := 0
-	for w := 0; w < jobs; w++ {
+	for w := 0; w < max(s.Jobs, 1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -355,58 +477,27 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if firstErr != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, firstErr)
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	return ctx.Err()
+}
+
+// writePatch writes a mutant's patch into its folder.
+func writePatch(c *pipeline.Candidate, id string, patch []byte) error {
+	dir, err := mutation.MutantDir(c, id)
+	if err != nil {
+		return err
 	}
-	for i, m := range mutants {
-		o := outcomes[i]
-		if o == nil {
-			continue
-		}
-		rep.Runs.Jobs++
-		rep.Runs.Full += o.full
-		rep.Runs.Executed += o.executed
-		if o.drop != "" {
-			m.Status, m.Drop, m.Reason = mutation.Dropped, o.drop, o.reason
-			continue
-		}
-		matrix.Add(m, o.f2p)
-		m.KilledBy = matrix.KilledBy(m.ID)
-		m.Status = mutation.Survived
-		if len(m.KilledBy) > 0 {
-			m.Status = mutation.Killed
-		}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
-	rep.Runs.Saved = rep.Runs.Full - rep.Runs.Executed
-	final := mutation.NewReport(c.ID, ran, mutants)
-	final.Skipped, final.Runs = rep.Skipped, rep.Runs
-	for _, m := range mutants {
-		dir, _ := mutation.MutantDir(c, m.ID)
-		if err := workspace.WriteJSON(filepath.Join(dir, mutation.RecordFile), m); err != nil {
-			return err
-		}
-	}
-	if mutants == nil {
-		mutants = []*mutation.Mutant{}
-	}
-	for _, n := range notes {
-		fmt.Fprintf(status, "%s: note: %s\n", c.ID, n)
-	}
-	for _, w := range []struct {
-		file string
-		v    any
-	}{{mutation.IndexFile, mutants}, {mutation.MatrixFile, matrix}, {mutation.ReportFile, final}} {
-		if err := workspace.WriteJSON(filepath.Join(c.Dir, w.file), w.v); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(status, "%s: %s; %s\n", c.ID, scoreLine(final), final.Runs)
-	return nil
+	return workspace.WriteFile(filepath.Join(dir, mutation.PatchFile), patch, 0o644)
 }
 
 func (o *outcome) summary() string {
 	if o.drop != "" {
 		return "dropped (" + string(o.drop) + "): " + o.reason
+	}
+	if o.uncovered {
+		return "uncovered: no test executes the lines it changes"
 	}
 	var killers []string
 	for t, x := range o.f2p {
@@ -427,7 +518,14 @@ func scoreLine(r *mutation.Report) string {
 	if t.Scored {
 		score = fmt.Sprintf("mutation score %.1f%%", 100*t.Score)
 	}
-	return fmt.Sprintf("%d generated, %d valid, %d passed P2P, %d killed: %s", t.Generated, t.Valid, t.SurvivedP2P, t.Killed, score)
+	ep := "EP-level methods: none ran"
+	switch {
+	case r.EPLevel.Scored:
+		ep = fmt.Sprintf("EP-level methods: %d of %d killed, %.1f%%", r.EPLevel.Killed, r.EPLevel.SurvivedP2P, 100*r.EPLevel.Score)
+	case r.EPLevel.Generated > 0:
+		ep = "EP-level methods: no mutant passed the P2P filter"
+	}
+	return fmt.Sprintf("%d generated, %d valid, %d uncovered, %d passed P2P, %d killed: %s; %s", t.Generated, t.Valid, t.Uncovered, t.SurvivedP2P, t.Killed, score, ep)
 }
 
 func covSummary(r *coverage.Result) string {
@@ -464,35 +562,6 @@ func mutantRecipe(rec *build.Record) (r recipe.Recipe) {
 		}
 	}
 	return r
-}
-
-// capPerOperator keeps at most n mutants of each operator (n > 0), spread
-// evenly over its sites in order.
-func capPerOperator(cands []mutation.Candidate, n int) []mutation.Candidate {
-	if n <= 0 {
-		return cands
-	}
-	by := map[string][]mutation.Candidate{}
-	var order []string
-	for _, c := range cands {
-		op := c.Mutant.Operator
-		if by[op] == nil {
-			order = append(order, op)
-		}
-		by[op] = append(by[op], c)
-	}
-	var out []mutation.Candidate
-	for _, op := range order {
-		list := by[op]
-		if len(list) <= n {
-			out = append(out, list...)
-			continue
-		}
-		for i := 0; i < n; i++ {
-			out = append(out, list[i*len(list)/n])
-		}
-	}
-	return out
 }
 
 // task is what the stage loaded about a candidate.

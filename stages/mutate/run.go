@@ -44,12 +44,18 @@ type outcome struct {
 	// full and executed count tests: the whole F2P and P2P lists, and
 	// those the job selected.
 	full, executed int
+	// uncovered: no test executes the mutated lines; only the apply and
+	// build checks ran.
+	uncovered bool
 }
 
 // run runs one mutant; outDir receives the job's out/ folder.
 func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, outDir string) (*outcome, error) {
 	o := &outcome{full: len(rn.f2p) + len(rn.p2p)}
 	selected, selection := rn.selectTests(m)
+	if len(selected) == 0 || rn.cov != nil && rn.cov.Unexecuted(m.Lines) {
+		selected, selection, o.uncovered = nil, nil, true
+	}
 	o.executed = len(selected)
 	var b strings.Builder
 	b.WriteString(coverage.ApplyScript([]string{"test.patch", "mutant.patch"}))
@@ -85,6 +91,9 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 			o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the build check (%s) fails: %s", rn.build, firstError(string(log), code))
 			return o, nil
 		}
+	}
+	if o.uncovered {
+		return o, nil
 	}
 	status := map[string]results.Status{}
 	if len(selected) > 0 {

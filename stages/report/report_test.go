@@ -297,8 +297,13 @@ func writePhase4(t *testing.T, c *pipeline.Candidate) {
 		Section: "2.1", Status: mutation.Survived}
 	dropped := &mutation.Mutant{ID: "op-return-zero-002", Method: mutation.SyntaxOperator, Operator: "return-zero",
 		Status: mutation.Dropped, Drop: mutation.DropCompile, Reason: "greet.go:9: missing return"}
-	all := []*mutation.Mutant{killed, survived, dropped}
+	uncovered := &mutation.Mutant{ID: "op-int-constant-003", Method: mutation.SyntaxOperator, Operator: "int-constant",
+		Section: "2.1", Status: mutation.Uncovered, Reason: "no test executes the lines it changes"}
+	judged := &mutation.Mutant{ID: "llm-semantic-mutation-2.2", Method: mutation.SemanticMutation, Section: "2.2",
+		Requirement: "en, fr and de must be present", Status: mutation.Killed, KilledBy: []string{"TestLookup"}, Judge: "the edit drops fr from the table"}
+	all := []*mutation.Mutant{judged, killed, survived, dropped, uncovered}
 	m := mutation.NewMatrix([]string{"TestLookup", "TestGreetInFallsBack"})
+	m.Add(judged, map[string]mutation.Outcome{"TestLookup": mutation.OutcomeKilled, "TestGreetInFallsBack": mutation.OutcomePassed})
 	m.Add(killed, map[string]mutation.Outcome{"TestLookup": mutation.OutcomeKilled, "TestGreetInFallsBack": mutation.OutcomePassed})
 	m.Add(survived, map[string]mutation.Outcome{"TestGreetInFallsBack": mutation.OutcomePassed})
 	rep := mutation.NewReport(goodID, nil, all)
@@ -330,18 +335,24 @@ func TestEnhancementHook(t *testing.T) {
 	s := runReport(t, ws)
 	page := readFile(t, s.Pages[goodID])
 	contains(t, "page", page,
-		// Table 8: the mapped revert is killed, the operators made one
-		// valid mutant (the other did not compile) that survived.
-		`<tr><td>Mapped-section revert</td><td class="num">1</td><td class="num">1</td><td class="num">1</td><td class="num">1</td><td class="num">100.0%</td></tr>`,
-		`<tr><td>Syntax operators</td><td class="num">2</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">0.0%</td></tr>`,
-		`<tfoot>`+"\n"+`<tr><td>total</td><td class="num">3</td><td class="num">2</td><td class="num">2</td><td class="num">1</td><td class="num">50.0%</td></tr></tfoot>`,
+		// Table 8: the LLM mutant and the mapped revert are killed, the
+		// operators made two valid mutants (the third did not compile):
+		// one survived, one no test executes, which is not a survivor.
+		// The EP-level row sums the LLM method.
+		`<tr><td>Semantic Mutation</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">100.0%</td></tr>`,
+		`<tr><td>Mapped-section revert</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">100.0%</td></tr>`,
+		`<tr><td>Syntax operators</td><td class="num">3</td><td class="num">2</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">0.0%</td></tr>`,
+		`<tfoot>`+"\n"+`<tr><td>EP-level methods</td><td class="num">1</td><td class="num">1</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">100.0%</td></tr>`+"\n"+
+			`<tr><td>Total</td><td class="num">5</td><td class="num">4</td><td class="num">1</td><td class="num">3</td><td class="num">2</td><td class="num">66.7%</td></tr></tfoot>`,
 		`2 sandbox jobs, 3 of 4 test executions (per-test coverage saved 1) · dropped by compile: 1</p>`,
+		`<td><span class="badge skipped">uncovered</span><br><span class="muted">no test executes the lines it changes</span></td>`,
+		`<dt>Judge</dt><dd>the edit drops fr from the table</dd>`,
 		`<tr id="m-revert-2.2"><td><code>revert-2.2</code></td><td>Mapped-section revert</td><td><a href="#sec-2.2">2.2</a> Locale table</td>`,
 		`<td><span class="badge passed">killed</span><br><span class="muted">by TestLookup</span></td>`,
 		`<dt>Scenario</dt><dd>Lookup(&#34;fr&#34;)</dd>`,
 		`<td><span class="badge rejected">survived</span></td>`,
 		`<td><span class="badge skipped">dropped</span> <span class="muted">compile</span><br><span class="muted">greet.go:9: missing return</span></td>`,
-		`<summary>Kill matrix: 2 mutants × 2 F2P tests</summary>`,
+		`<summary>Kill matrix: 3 mutants × 2 F2P tests</summary>`,
 		`<tr><td><a href="#m-revert-2.2"><code>revert-2.2</code></a></td><td>2.2</td><td class="center o-passed">✓</td><td class="center o-killed">K</td></tr>`,
 		`<td class="center o-passed">✓</td><td class="center o-unreached">–</td></tr>`,
 		`<tr><td>F2P</td><td class="num">2</td><td class="num">6</td><td class="num">10</td><td class="num">60.0%</td></tr>`,

@@ -1,0 +1,340 @@
+package mutation
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// StubRevert is a mapped-section revert that keeps the section's module
+// surface (issue 12 §7): when the plain revert breaks the build or the
+// imports because other sections use what the section adds, the section
+// is reverted function by function instead:
+//
+//   - each function it adds keeps its signature, with a body that fails
+//     when called (a stub);
+//   - each existing function it changes is put back as it was at the base
+//     commit when its signature did not change (rule 28 gives a function
+//     one owner, so this reverts exactly the section's lines in it), and
+//     stubbed like a new one when it did, since the kept code calls the
+//     new signature;
+//   - its file-level and class-level lines (imports, constants, types,
+//     class attributes) stay, so the other sections still import and
+//     build.
+//
+// Go files lose the imports the stubs left unused.
+type StubRevert struct {
+	Revert
+	// Stubbed and Restored name the functions stubbed and put back, as
+	// "path:line name" (after the reference solution).
+	Stubbed, Restored []string
+}
+
+// StubReverts returns the stub revert of a section, and false when it
+// changes nothing or equals the plain revert.
+func StubReverts(ctx context.Context, sol *Solution, o *Owners, sec Section) (StubRevert, bool, error) {
+	out := StubRevert{Revert: Revert{Section: sec, Edit: Edit{}}}
+	msg := strconv.Quote("lolbench stub revert: section " + Slug(sec.ID) + " is not implemented")
+	for i := range sol.Files {
+		f := &sol.Files[i]
+		syn := syntaxes[f.Language]
+		if f.Skip != "" || f.After == nil || syn == nil || syn.Defs == nil {
+			continue
+		}
+		src, stubbed, restored, err := stubFile(ctx, f, o, sec.ID, fmt.Sprintf(syn.Stub, msg))
+		if err != nil {
+			return StubRevert{}, false, err
+		}
+		if len(stubbed)+len(restored) == 0 {
+			continue
+		}
+		if f.Language == "Go" {
+			src = pruneGoImports(src)
+		}
+		out.Edit[f.Path] = src
+		out.Files = append(out.Files, f.Path)
+		out.Stubbed = append(out.Stubbed, stubbed...)
+		out.Restored = append(out.Restored, restored...)
+		out.Lines += countOwned(f, o, sec.ID)
+	}
+	if len(out.Edit) == 0 {
+		return StubRevert{}, false, nil
+	}
+	sort.Strings(out.Files)
+	plain, _, _ := revertSection(sol, o, sec.ID)
+	same := len(plain) == len(out.Edit)
+	for p, b := range out.Edit {
+		pb, ok := plain[p]
+		same = same && ok && pb != nil && bytes.Equal(pb, b)
+	}
+	if same {
+		return StubRevert{}, false, nil
+	}
+	return out, true, nil
+}
+
+// countOwned counts the changed lines of a file that the section owns.
+func countOwned(f *File, o *Owners, id string) int {
+	n := 0
+	for _, l := range f.Added {
+		if o.Added(f.Path, l) == id {
+			n++
+		}
+	}
+	for _, l := range f.Deleted {
+		if o.Deleted(f.Path, l) == id {
+			n++
+		}
+	}
+	return n
+}
+
+// stubFile stubs or restores the functions of one file that the section
+// owns: the functions holding an added line of one of its function
+// scopes, and those whose base version holds a deleted one.
+func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) ([]byte, []string, []string, error) {
+	after, tree, err := Parse(ctx, f.Path, f.Language, f.After)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer tree.Close()
+	afterDefs := nodes(after, after.Syntax.Defs)
+	baseDefs := map[string]*sitter.Node{}
+	var base *Source
+	if f.Base != nil {
+		b, btree, err := Parse(ctx, f.Path, f.Language, f.Base)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		defer btree.Close()
+		base = b
+		for _, d := range nodes(base, base.Syntax.Defs) {
+			if k := qualifiedName(base, d); baseDefs[k] == nil {
+				baseDefs[k] = d
+			}
+		}
+	}
+	fresh := map[*sitter.Node]bool{}
+	target := map[*sitter.Node]bool{}
+	for _, l := range f.Added {
+		k, ok := o.post[f.Path][l]
+		if !ok || k.function == "" || o.scope[k] != id {
+			continue
+		}
+		if d := innermostDef(afterDefs, l); d != nil {
+			target[d] = true
+			fresh[d] = fresh[d] || o.fresh[k]
+		}
+	}
+	if base != nil {
+		var bdefs []*sitter.Node
+		for _, d := range baseDefs {
+			bdefs = append(bdefs, d)
+		}
+		sort.Slice(bdefs, func(i, j int) bool { return bdefs[i].StartByte() < bdefs[j].StartByte() })
+		owned := map[string]bool{}
+		for _, l := range f.Deleted {
+			k, ok := o.pre[f.Path][l]
+			if !ok || k.function == "" || o.scope[k] != id {
+				continue
+			}
+			if d := innermostDef(bdefs, l); d != nil {
+				owned[qualifiedName(base, d)] = true
+			}
+		}
+		for _, d := range afterDefs {
+			if owned[qualifiedName(after, d)] {
+				target[d] = true
+			}
+		}
+	}
+	var rs []Replace
+	var stubbed, restored []string
+	var last uint32
+	for _, d := range afterDefs {
+		if !target[d] || d.StartByte() < last {
+			continue // not the section's, or inside one already handled
+		}
+		last = d.EndByte()
+		where := fmt.Sprintf("%s:%d %s", f.Path, int(d.StartPoint().Row)+1, defName(after, d))
+		if b := baseDefs[qualifiedName(after, d)]; b != nil && !fresh[d] && header(base, b) == header(after, d) {
+			rs = append(rs, Replace{Start: d.StartByte(), End: d.EndByte(), Text: base.Text(b)})
+			restored = append(restored, where)
+			continue
+		}
+		body := d.ChildByFieldName("body")
+		if body == nil {
+			continue // an abstract or interface method: nothing to stub
+		}
+		rs = append(rs, Replace{Start: body.StartByte(), End: body.EndByte(), Text: stub})
+		stubbed = append(stubbed, where)
+	}
+	if len(rs) == 0 {
+		return f.After, nil, nil, nil
+	}
+	return Site{Replace: rs}.Apply(f.After), stubbed, restored, nil
+}
+
+// header is a definition's text before its body, white space folded: its
+// signature.
+func header(s *Source, d *sitter.Node) string {
+	end := d.EndByte()
+	if b := d.ChildByFieldName("body"); b != nil {
+		end = b.StartByte()
+	}
+	return strings.Join(strings.Fields(string(s.Src[d.StartByte():end])), " ")
+}
+
+// innermostDef returns the innermost definition (defs in document order)
+// whose lines include line, or nil.
+func innermostDef(defs []*sitter.Node, line int) *sitter.Node {
+	var in *sitter.Node
+	for _, d := range defs {
+		a, b := lines(d)
+		if a > line {
+			break
+		}
+		if line <= b {
+			in = d
+		}
+	}
+	return in
+}
+
+// classTypes are the node types whose name qualifies a definition inside
+// them.
+var classTypes = set("class_definition", "class_declaration", "interface_declaration", "enum_declaration", "record_declaration")
+
+// qualifiedName names a definition by its enclosing classes and
+// definitions, and for a Go method its receiver type, so that a function
+// can be found again in the other version of its file.
+func qualifiedName(s *Source, d *sitter.Node) string {
+	parts := []string{defName(s, d)}
+	for p := d.Parent(); p != nil; p = p.Parent() {
+		if s.Syntax.Defs[p.Type()] || classTypes[p.Type()] {
+			parts = append([]string{defName(s, p)}, parts...)
+		}
+	}
+	if r := d.ChildByFieldName("receiver"); r != nil && d.Type() == "method_declaration" && s.Language == "Go" {
+		fields := strings.Fields(strings.Trim(s.Text(r), "()"))
+		if len(fields) > 0 {
+			parts = append([]string{strings.TrimLeft(fields[len(fields)-1], "*")}, parts...)
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+func defName(s *Source, d *sitter.Node) string {
+	if n := d.ChildByFieldName("name"); n != nil {
+		return s.Text(n)
+	}
+	return d.Type()
+}
+
+// pruneGoImports removes the imports a Go file no longer uses (a stub
+// removed their last use), which the compiler would refuse. A file that
+// does not parse is returned as it is: the build check reports it.
+func pruneGoImports(src []byte) []byte {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution|parser.ParseComments)
+	if err != nil {
+		return src
+	}
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	type cut struct{ from, to int }
+	var cuts []cut
+	span := func(a, b token.Pos) cut { return cut{fset.Position(a).Offset, fset.Position(b).Offset} }
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		var drop []ast.Spec
+		for _, sp := range gd.Specs {
+			is := sp.(*ast.ImportSpec)
+			if name := importName(is); name != "_" && name != "." && !used[name] {
+				drop = append(drop, sp)
+			}
+		}
+		if len(drop) > 0 && !gd.Lparen.IsValid() {
+			cuts = append(cuts, span(gd.Pos(), gd.End()))
+			continue
+		}
+		for _, sp := range drop {
+			cuts = append(cuts, span(sp.Pos(), sp.End()))
+		}
+	}
+	if len(cuts) == 0 {
+		return src
+	}
+	var b []byte
+	pos := 0
+	for _, c := range cuts {
+		b = append(b, src[pos:c.from]...)
+		pos = c.to
+	}
+	return append(b, src[pos:]...)
+}
+
+// importName is the name an import binds: its alias, or the name the
+// path suggests (the last element, skipping a /vN major-version element,
+// without a go- prefix, up to the first character that cannot be in an
+// identifier), as goimports assumes.
+func importName(is *ast.ImportSpec) string {
+	if is.Name != nil {
+		return is.Name.Name
+	}
+	p, err := strconv.Unquote(is.Path.Value)
+	if err != nil {
+		return ""
+	}
+	base := path.Base(p)
+	if strings.HasPrefix(base, "v") {
+		if _, err := strconv.Atoi(base[1:]); err == nil && path.Dir(p) != "." {
+			base = path.Base(path.Dir(p))
+		}
+	}
+	base = strings.TrimPrefix(base, "go-")
+	if i := strings.IndexFunc(base, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }); i >= 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+// StubCandidate makes the mutant of a stub revert. It takes the id of the
+// plain revert it replaces, and retry says why that one was dropped.
+func StubCandidate(r StubRevert, id, retry string) Candidate {
+	sec := r.Section
+	m := &Mutant{ID: id, Method: MappedRevert, Variant: "stubs", Section: sec.ID, SectionTitle: sec.Title,
+		Requirement: sec.Requirement, Status: Pending, Retry: retry}
+	m.Reference = fmt.Sprintf("the reference solution implements section %s (%s): %s", sec.ID, sec.Title, orDash(sec.Requirement))
+	list := func(names []string) string {
+		if len(names) == 0 {
+			return "none"
+		}
+		return strings.Join(names, ", ")
+	}
+	m.Mutated = fmt.Sprintf("the functions section %s adds keep their signatures but fail when called (%s), the existing functions it changes are as they were at the base commit (%s), and its module-level lines stay, so the other sections still import and build",
+		sec.ID, list(r.Stubbed), list(r.Restored))
+	m.Scenario = fmt.Sprintf("any use of what section %s requires, as its text says: %s", sec.ID, orDash(firstSentence(sec.Quote)))
+	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions raise or panic, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
+	return Candidate{Mutant: m, Edit: r.Edit}
+}

@@ -1,0 +1,147 @@
+package mutation_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lolbench/lolbench/internal/sampletask"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+)
+
+// applyAt checks the patch out at the sample's base commit in a fresh work
+// tree and returns its folder.
+func applyAt(t *testing.T, tk *sampletask.Task, patch []byte) string {
+	t.Helper()
+	wt := filepath.Join(t.TempDir(), "wt")
+	if out, err := exec.Command("git", "-C", tk.Dir, "worktree", "add", "-q", "--detach", wt, tk.Base).CombinedOutput(); err != nil {
+		t.Fatalf("worktree: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("git", "-C", tk.Dir, "worktree", "remove", "--force", wt).Run() })
+	pf := filepath.Join(t.TempDir(), "m.patch")
+	os.WriteFile(pf, patch, 0o644)
+	if out, err := exec.Command("git", "-C", wt, "apply", pf).CombinedOutput(); err != nil {
+		t.Fatalf("the patch does not apply: %v %s", err, out)
+	}
+	return wt
+}
+
+// The stub reverts of the Python sample, section by section: the
+// functions a section adds, or whose signature it changes, keep their
+// signatures and raise; the existing ones it changes otherwise are put
+// back as they were. Section 3.2 adds helpers the other sections import:
+// its plain revert breaks the imports of the whole suite, its stub revert
+// imports and passes the tests that ran before the change.
+func TestSampleStubReverts(t *testing.T) {
+	ctx := context.Background()
+	tk := loadSample(t, "unitconv")
+	o := mutation.NewOwners(tk.Mapping, tk.Scopes)
+	type stub struct {
+		ok                bool
+		stubbed, restored []string
+	}
+	want := map[string]stub{
+		"3":   {},
+		"3.1": {true, []string{"unitconv/parse.py:23 _bad"}, []string{"unitconv/parse.py:27 parse_unit", "unitconv/parse.py:71 parse_quantity"}},
+		"3.2": {true, []string{"unitconv/units.py:41 _terms", "unitconv/units.py:50 _symbol", "unitconv/units.py:65 _compose", "unitconv/units.py:81 mul", "unitconv/units.py:88 div", "unitconv/units.py:95 power"}, nil},
+		"3.3": {true, []string{"unitconv/errors.py:33 __init__", "unitconv/units.py:38 is_offset", "unitconv/units.py:75 _check", "unitconv/units.py:109 register"}, []string{"unitconv/quantity.py:14 si", "unitconv/quantity.py:19 to"}},
+		"3.4": {true, []string{"unitconv/format.py:4 format_quantity"}, nil},
+		"3.5": {}, "4": {}, "5": {},
+	}
+	got := map[string]stub{}
+	var stub32 mutation.StubRevert
+	for _, sec := range o.Sections {
+		sr, ok, err := mutation.StubReverts(ctx, tk.Solution, o, sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[sec.ID] = stub{ok, sr.Stubbed, sr.Restored}
+		if sec.ID == "3.2" {
+			stub32 = sr
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("stub reverts:\n got %v\nwant %v", got, want)
+	}
+	units := string(stub32.Edit["unitconv/units.py"])
+	if n := strings.Count(units, `raise NotImplementedError("lolbench stub revert: section 3.2 is not implemented")`); n != 6 {
+		t.Errorf("units.py has %d stubs, want 6:\n%s", n, units)
+	}
+	if !strings.Contains(units, "def mul(a, b):\n    raise NotImplementedError(") {
+		t.Errorf("units.py lost mul's signature:\n%s", units)
+	}
+
+	cd := mutation.StubCandidate(stub32, "revert-3.2", "the plain revert was dropped (p2p): breaks 30 pass-to-pass test(s)")
+	if m := cd.Mutant; m.ID != "revert-3.2" || m.Method != mutation.MappedRevert || m.Variant != "stubs" || m.Section != "3.2" ||
+		m.Retry != "the plain revert was dropped (p2p): breaks 30 pass-to-pass test(s)" ||
+		!strings.HasPrefix(m.Mutated, "the functions section 3.2 adds keep their signatures but fail when called (unitconv/units.py:41 _terms, ") ||
+		!strings.Contains(m.Mutated, "are as they were at the base commit (none)") {
+		t.Errorf("stub record %+v", m)
+	}
+	var plain mutation.Candidate
+	for _, c := range mutation.RevertCandidates(tk.Solution, o) {
+		if c.Mutant.ID == "revert-3.2" {
+			plain = c
+		}
+	}
+	cands := []mutation.Candidate{plain, cd}
+	patches, err := mutation.Prepare(ctx, tk.Solution, cands, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exec.Command("/usr/bin/python3", "-c", "import pytest").Run() != nil {
+		t.Skip("SKIPPING the run of the suite: it needs the host's python3 with pytest (test/setup.sh test installs it)")
+	}
+	pytest := func(dir string) string {
+		cmd := exec.Command("/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider")
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if got := pytest(applyAt(t, tk, patches[0])); !strings.Contains(got, "ImportError while importing test module") || !strings.Contains(got, "Interrupted: 5 errors during collection") {
+		t.Errorf("plain revert of 3.2: %q, want the collection errors of broken imports", got)
+	}
+	if got := pytest(applyAt(t, tk, patches[1])); !strings.Contains(got, "\n30 passed in ") {
+		t.Errorf("stub revert of 3.2: %q, want the 30 tests of the base commit passing", got)
+	}
+}
+
+// Go: the imports only the removed code used go away, or the compiler
+// would refuse the file; the Go sample's stub reverts of 3.2 and 3.3
+// build.
+func TestSampleStubRevertsGo(t *testing.T) {
+	ctx := context.Background()
+	tk := loadSample(t, "tinykv")
+	o := mutation.NewOwners(tk.Mapping, tk.Scopes)
+	var cands []mutation.Candidate
+	for _, id := range []string{"3.2", "3.3"} {
+		sr, ok, err := mutation.StubReverts(ctx, tk.Solution, o, *o.Section(id))
+		if err != nil || !ok {
+			t.Fatalf("%s: %v %v", id, ok, err)
+		}
+		cands = append(cands, mutation.StubCandidate(sr, "revert-"+id, "x"))
+	}
+	main := string(cands[0].Edit["cmd/tinykv/main.go"])
+	if strings.Contains(main, `"time"`) || strings.Contains(main, "StartSweeper") {
+		t.Errorf("main.go keeps the sweeper or its import:\n%s", main)
+	}
+	if server := string(cands[1].Edit["server/server.go"]); strings.Contains(server, `"strconv"`) || !strings.Contains(server, `"time"`) {
+		t.Errorf("server.go imports:\n%s", server)
+	}
+	patches, err := mutation.Prepare(ctx, tk.Solution, cands, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cands {
+		cmd := exec.Command("go", "build", "./...")
+		cmd.Dir = applyAt(t, tk, patches[i])
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s does not build: %v\n%s", c.Mutant.ID, err, out)
+		}
+	}
+}
