@@ -4,8 +4,8 @@ import (
 	"github.com/lolbench/lolbench/internal/fakeopenai"
 
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
