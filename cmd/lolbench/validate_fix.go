@@ -85,10 +85,6 @@ func (opts *ValidateOptions) fromCandidate() error {
 	return nil
 }
 
-// mappingSizeCap bounds the mapping --fix reads: a real one is a few
-// kilobytes.
-const mappingSizeCap = 16 << 20
-
 // fixMapping rewrites the computed cells of the mapping (mapping.Fix),
 // atomically and only when something changes, and returns the changes.
 func fixMapping(ctx context.Context, s rules.Sources) ([]mapping.Change, error) {
@@ -108,8 +104,7 @@ func fixMapping(ctx context.Context, s rules.Sources) ([]mapping.Change, error) 
 	if err != nil {
 		return nil, fmt.Errorf("read mapping %s: %w", s.Mapping, err)
 	}
-	// A regular file within the mapping size cap, as the parser reads it.
-	src, err := workspace.ReadFile(s.Mapping, mappingSizeCap, "the mapping size cap")
+	src, err := mapping.ReadFile(s.Mapping)
 	if err != nil {
 		return nil, fmt.Errorf("read mapping %s: %w", s.Mapping, err)
 	}
