@@ -156,8 +156,9 @@ func (d *Docker) checkOffline(ctx context.Context, image string) error {
 var staleAfter = 15 * time.Minute
 
 // pruneStale removes the job containers a killed lolbench process left
-// behind (SIGKILL runs no cleanup): stopped, and created long ago. labels
-// ("key=value") narrow the search.
+// behind (SIGKILL runs no cleanup): running or not, those whose owner
+// process on this host is gone (owner labels), and stopped ones created
+// long ago. labels ("key=value") narrow the search.
 func (d *Docker) pruneStale(ctx context.Context, labels ...string) {
 	f := make(client.Filters).Add("label", append([]string{"org.lolbench.job"}, labels...)...)
 	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f})
@@ -165,10 +166,10 @@ func (d *Docker) pruneStale(ctx context.Context, labels ...string) {
 		return
 	}
 	for _, c := range res.Items {
-		if c.State == container.StateRunning || c.State == container.StatePaused || c.State == container.StateRestarting {
-			continue
-		}
-		if time.Since(time.Unix(c.Created, 0)) < staleAfter {
+		live := c.State == container.StateRunning || c.State == container.StatePaused || c.State == container.StateRestarting
+		switch {
+		case ownerGone(c.Labels):
+		case live, time.Since(time.Unix(c.Created, 0)) < staleAfter:
 			continue
 		}
 		d.cli.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
@@ -347,7 +348,7 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 		WorkingDir:      recipe.Workdir,
 		Env:             env,
 		NetworkDisabled: e.d.network == "none",
-		Labels:          map[string]string{"org.lolbench.job": job.Name, LabelTask: e.spec.Task},
+		Labels:          jobLabels(job.Name, e.spec.Task),
 	}
 	suffix := make([]byte, 4)
 	rand.Read(suffix)
@@ -413,6 +414,13 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 		}
 	}
 	return res, nil
+}
+
+// jobLabels are a job container's labels: the job, the task and its owner.
+func jobLabels(job, task string) map[string]string {
+	l := self.labels()
+	l["org.lolbench.job"], l[LabelTask] = job, task
+	return l
 }
 
 // kill stops a container with a fresh context.

@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/moby/moby/api/types/container"
@@ -56,4 +59,81 @@ func TestDockerPrunesAbandonedContainers(t *testing.T) {
 	defer func() { staleAfter = old }()
 	d.pruneStale(ctx, LabelTask+"=abandoned-task")
 	assertNoContainers(t, d, "abandoned-task")
+}
+
+// deadPID returns the id of a process that has just exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// The owner labels: a container is orphaned when its owner process on this
+// host is gone, or its PID now belongs to a younger process; this
+// process's own containers, another host's and unlabelled ones are not.
+func TestOwnerGone(t *testing.T) {
+	mine := self.labels()
+	dead := self.labels()
+	dead[LabelOwnerPID] = strconv.Itoa(deadPID(t))
+	reused := self.labels()
+	reused[LabelOwnerStart] = "1"
+	elsewhere := self.labels()
+	elsewhere[LabelOwnerHost] = "another-host"
+	elsewhere[LabelOwnerPID] = dead[LabelOwnerPID]
+	for name, c := range map[string]struct {
+		labels map[string]string
+		gone   bool
+	}{
+		"mine": {mine, false}, "dead": {dead, true}, "reused pid": {reused, true},
+		"another host": {elsewhere, false}, "no labels": {map[string]string{"org.lolbench.job": "x"}, false},
+		"bad pid": {map[string]string{LabelOwnerHost: self.host, LabelOwnerPID: "x"}, false},
+	} {
+		if got := ownerGone(c.labels); got != c.gone {
+			t.Errorf("%s: ownerGone = %v, want %v", name, got, c.gone)
+		}
+	}
+	if self.start == "" || self.run == "" || self.pid != strconv.Itoa(os.Getpid()) {
+		t.Errorf("self %+v", self)
+	}
+}
+
+// TestDockerStopsOrphanedContainers: a running job container whose owner
+// process is gone (a run killed with SIGKILL) is stopped and removed by
+// the next Prepare, at once; a running one of a live owner is left alone.
+func TestDockerStopsOrphanedContainers(t *testing.T) {
+	d := needDocker(t)
+	validateSample(t, d, "unitconv")
+	ctx := context.Background()
+	run := func(labels map[string]string) string {
+		labels["org.lolbench.job"], labels[LabelTask] = "orphan", "orphan-task"
+		created, err := d.cli.ContainerCreate(ctx, client.ContainerCreateOptions{
+			Config:     &container.Config{Image: testBaseImage, Cmd: []string{"sleep", "600"}, Labels: labels},
+			HostConfig: &container.HostConfig{NetworkMode: "none"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.cli.ContainerRemove(ctx, created.ID, client.ContainerRemoveOptions{Force: true}) })
+		if _, err := d.cli.ContainerStart(ctx, created.ID, client.ContainerStartOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return created.ID
+	}
+	orphan := self.labels()
+	orphan[LabelOwnerPID] = strconv.Itoa(deadPID(t))
+	run(orphan)
+	live := run(self.labels())
+	if n := countContainers(t, d, "orphan-task", "running"); n != 2 {
+		t.Fatalf("%d running containers, want 2", n)
+	}
+	d.pruneStale(ctx, LabelTask+"=orphan-task")
+	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", LabelTask+"=orphan-task")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 1 || res.Items[0].ID != live || res.Items[0].State != container.StateRunning {
+		t.Fatalf("after pruning: %+v, want only the live owner's running container", res.Items)
+	}
 }
