@@ -182,11 +182,10 @@ func TestReadFile(t *testing.T) {
 
 func TestClassifyCall(t *testing.T) {
 	type want struct {
-		action         string
-		read, written  []string
-		ops            map[string]string
-		command        string
-		commandIsInput bool
+		action        string
+		read, written []string
+		ops           map[string]string
+		command       string
 	}
 	for _, c := range []struct {
 		tool string
@@ -212,10 +211,9 @@ func TestClassifyCall(t *testing.T) {
 		{"finish", `{"message":"done"}`, want{action: ActOther}},
 		{"run_command", `"make test"`, want{action: ActTest, command: "make test"}},
 	} {
-		var args map[string]any
-		args = argsOf(json.RawMessage(c.args))
+		args := argsOf(json.RawMessage(c.args))
 		got := classifyCall(c.tool, args)
-		if got.ops == nil || len(got.ops) == 0 {
+		if len(got.ops) == 0 {
 			got.ops = nil
 		}
 		w := c.want
