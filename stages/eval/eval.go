@@ -121,7 +121,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 		}
 		for _, t := range trials {
 			scaffold, model := t.scaffoldModel()
-			in := &input{scaffold: scaffold, model: model, task: t.Result.TaskName, origin: t.Dir, trial: t, order: t.Result.StartedAt + "\x00" + t.Result.TrialName}
+			// Attempts are ordered by start time (UTC, so that zones
+			// compare), then trial name.
+			start := t.Result.StartedAt
+			if ts, ok := parseTime(start); ok {
+				start = ts.UTC().Format("2006-01-02T15:04:05.000000000")
+			}
+			in := &input{scaffold: scaffold, model: model, task: t.Result.TaskName, origin: t.Dir, trial: t, order: start + "\x00" + t.Result.TrialName}
 			inputs = append(inputs, in)
 		}
 	} else {

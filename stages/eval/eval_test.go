@@ -170,7 +170,7 @@ func (tr trial) write(t *testing.T, job string) {
 	// writes them).
 	started := "2026-01-01T09:00:00"
 	if tr.attempt == 2 {
-		started = "2026-01-01T11:30:00.000123"
+		started = "2026-01-01T12:30:00.000123+01:00"
 	}
 	res := map[string]any{"id": "x", "task_name": "lolbench/" + tr.task, "trial_name": filepath.Base(dir), "trial_uri": "file://" + dir, "task_checksum": "c",
 		"agent_info": map[string]any{"name": tr.agent, "version": "1", "model_info": map[string]any{"name": tr.model, "provider": "p"}},
