@@ -163,21 +163,25 @@ func SearchQuery(repo, phrase string) string {
 
 // SearchPRs returns the PRs of repo whose title or body holds phrase
 // (GitHub's phrase match; callers check the reference themselves), open
-// and closed, up to the search API's 1,000 results.
-func (c *Client) SearchPRs(ctx context.Context, repo, phrase string) ([]Hit, error) {
+// and closed, up to the search API's 1,000 results. incomplete is GitHub's
+// incomplete_results on any page: the search ran out of time and matches
+// may be missing, so the answer is not final and is worth asking again.
+func (c *Client) SearchPRs(ctx context.Context, repo, phrase string) (hits []Hit, incomplete bool, err error) {
 	if _, _, err := splitRepo(repo); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if strings.ContainsAny(phrase, "\"\n\r") {
-		return nil, fmt.Errorf("search phrase %q holds a quote or line break", phrase)
+		return nil, false, fmt.Errorf("search phrase %q holds a quote or line break", phrase)
 	}
 	q := SearchQuery(repo, phrase)
 	opt := &github.SearchOptions{Sort: "created", Order: "asc", ListOptions: github.ListOptions{PerPage: perPage}}
-	var hits []Hit
 	for {
 		res, resp, err := c.gh.Search.Issues(ctx, q, opt)
 		if err != nil {
-			return nil, wrap(ctx, "search "+q, err)
+			return nil, false, c.wrap(ctx, "search "+q, err)
+		}
+		if res.GetIncompleteResults() {
+			incomplete = true
 		}
 		for _, is := range res.Issues {
 			if !is.IsPullRequest() {
@@ -197,7 +201,7 @@ func (c *Client) SearchPRs(ctx context.Context, repo, phrase string) ([]Hit, err
 		}
 		opt.Page = resp.NextPage
 	}
-	return hits, nil
+	return hits, incomplete, nil
 }
 
 // PullRequest returns a PR's metadata.
@@ -208,7 +212,7 @@ func (c *Client) PullRequest(ctx context.Context, repo string, number int) (*PR,
 	}
 	p, _, err := c.gh.PullRequests.Get(ctx, owner, name, number)
 	if err != nil {
-		return nil, wrap(ctx, fmt.Sprintf("pull request %s#%d", repo, number), err)
+		return nil, c.wrap(ctx, fmt.Sprintf("pull request %s#%d", repo, number), err)
 	}
 	pr := &PR{
 		Number: p.GetNumber(), Title: p.GetTitle(), Author: p.GetUser().GetLogin(), URL: p.GetHTMLURL(),
@@ -234,7 +238,7 @@ func (c *Client) PullRequestCommits(ctx context.Context, repo string, number int
 	for {
 		cs, resp, err := c.gh.PullRequests.ListCommits(ctx, owner, name, number, opt)
 		if err != nil {
-			return nil, wrap(ctx, fmt.Sprintf("commits of %s#%d", repo, number), err)
+			return nil, c.wrap(ctx, fmt.Sprintf("commits of %s#%d", repo, number), err)
 		}
 		for _, rc := range cs {
 			cm := Commit{SHA: rc.GetSHA()}
@@ -266,7 +270,7 @@ func (c *Client) PullRequestFiles(ctx context.Context, repo string, number int) 
 	for {
 		fs, resp, err := c.gh.PullRequests.ListFiles(ctx, owner, name, number, opt)
 		if err != nil {
-			return nil, wrap(ctx, fmt.Sprintf("files of %s#%d", repo, number), err)
+			return nil, c.wrap(ctx, fmt.Sprintf("files of %s#%d", repo, number), err)
 		}
 		for _, f := range fs {
 			out = append(out, File{
@@ -295,7 +299,7 @@ func (c *Client) LabelledIssues(ctx context.Context, repo, label string) ([]Issu
 	for {
 		is, resp, err := c.gh.Issues.ListByRepo(ctx, owner, name, opt)
 		if err != nil {
-			return nil, wrap(ctx, fmt.Sprintf("issues of %s labelled %q", repo, label), err)
+			return nil, c.wrap(ctx, fmt.Sprintf("issues of %s labelled %q", repo, label), err)
 		}
 		for _, i := range is {
 			if i.IsPullRequest() {
@@ -315,9 +319,12 @@ func (c *Client) LabelledIssues(ctx context.Context, repo, label string) ([]Issu
 }
 
 // ErrNotFound is wrapped by calls whose object does not exist (404).
-var ErrNotFound = errors.New("not found on GitHub")
+var ErrNotFound = errors.New("not found on GitHub (404)")
 
-func wrap(ctx context.Context, what string, err error) error {
+// wrap names the call in an error. GitHub's error answers quote what they
+// were sent, and a proxy may echo the Authorization header: the token is
+// redacted from the text, and the error does not unwrap to the raw one.
+func (c *Client) wrap(ctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -325,5 +332,5 @@ func wrap(ctx context.Context, what string, err error) error {
 	if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
 		return fmt.Errorf("github %s: %w", what, ErrNotFound)
 	}
-	return fmt.Errorf("github %s: %w", what, err)
+	return errors.New("github " + what + ": " + redact(err, c.transport.Token))
 }

@@ -23,6 +23,7 @@ type script struct {
 	answers  map[string][]answer
 	requests []string
 	auth     []string
+	base     string // the server's URL, once started
 }
 
 type answer struct {
@@ -71,6 +72,7 @@ func newTestClient(t *testing.T, sc *script, sl *sleeper, token string) *Client 
 	t.Helper()
 	srv := httptest.NewServer(sc)
 	t.Cleanup(srv.Close)
+	sc.base = srv.URL + "/"
 	c, err := New(Options{BaseURL: srv.URL, Token: token, Sleep: sl.sleep, Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +155,7 @@ func TestTransportWaitsBeforeASpentBudget(t *testing.T) {
 		if _, err := c.PullRequest(ctx, "o/r", 7); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.SearchPRs(ctx, "o/r", "PEP 1"); err != nil {
+		if _, _, err := c.SearchPRs(ctx, "o/r", "PEP 1"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,9 +235,9 @@ func TestClientCalls(t *testing.T) {
 	ctx := context.Background()
 	at := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
 
-	hits, err := c.SearchPRs(ctx, "o/r", "PEP 617")
-	if err != nil {
-		t.Fatal(err)
+	hits, incomplete, err := c.SearchPRs(ctx, "o/r", "PEP 617")
+	if err != nil || incomplete {
+		t.Fatal(incomplete, err)
 	}
 	wantHits := []Hit{
 		{Number: 7, Title: "PEP 617", Body: "b", State: "closed", Merged: true, MergedAt: at("2026-03-05T00:00:00Z"), CreatedAt: at("2026-03-01T00:00:00Z"), URL: "u7", Author: "ada"},
@@ -313,7 +315,55 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("repo %q: %v", repo, err)
 		}
 	}
-	if _, err := c.SearchPRs(context.Background(), "o/r", `PEP "1"`); err == nil {
+	if _, _, err := c.SearchPRs(context.Background(), "o/r", `PEP "1"`); err == nil {
 		t.Error("a quote in a search phrase was accepted")
+	}
+}
+
+// A search GitHub could not finish says so, on any page.
+func TestSearchIncomplete(t *testing.T) {
+	sc := &script{answers: map[string][]answer{
+		"/search/issues": {{status: 200, header: map[string]string{"Link": `<http://x/search/issues?page=2>; rel="next"`},
+			body: `{"total_count":2,"incomplete_results":false,"items":[{"number":1,"title":"a","pull_request":{}}]}`},
+			{status: 200, body: `{"total_count":2,"incomplete_results":true,"items":[{"number":2,"title":"b","pull_request":{}}]}`}},
+	}}
+	c := newTestClient(t, sc, &sleeper{}, "")
+	hits, incomplete, err := c.SearchPRs(context.Background(), "o/r", "PEP 1")
+	if err != nil || !incomplete || len(hits) != 2 {
+		t.Fatalf("hits %d, incomplete %v, %v", len(hits), incomplete, err)
+	}
+}
+
+// GitHub's error answers (and proxies) may echo the Authorization header;
+// the token never reaches an error text, whatever the status.
+func TestTokenRedactedFromErrors(t *testing.T) {
+	const token = "ghp_0123456789abcdefTOKEN"
+	echo := `{"message":"Validation Failed: Authorization: Bearer ` + token + `","errors":[{"resource":"Search","field":"q","code":"invalid","message":"token ` + token + ` cannot search"}]}`
+	for _, status := range []int{401, 403, 422, 500} {
+		sc := &script{answers: map[string][]answer{"/search/issues": {{status: status, body: echo}}, "/repos/o/r/pulls/1": {{status: status, body: echo}}}}
+		c := newTestClient(t, sc, &sleeper{}, token)
+		_, _, err := c.SearchPRs(context.Background(), "o/r", "PEP 1")
+		_, err2 := c.PullRequest(context.Background(), "o/r", 1)
+		for _, e := range []error{err, err2} {
+			if e == nil || strings.Contains(e.Error(), token) || !strings.Contains(e.Error(), "[token]") {
+				t.Errorf("%d: %v", status, e)
+			}
+		}
+	}
+	sc := &script{answers: map[string][]answer{"/search/issues": {{status: 422, body: echo}}}}
+	c := newTestClient(t, sc, &sleeper{}, token)
+	_, _, err := c.SearchPRs(context.Background(), "o/r", "PEP 1")
+	want := `github search repo:o/r is:pr in:title,body "PEP 1": GET ` + sc.base + `search/issues?order=asc&per_page=100&q=repo%3Ao%2Fr+is%3Apr+in%3Atitle%2Cbody+%22PEP+1%22&sort=created: 422 Validation Failed: Authorization: Bearer [token] [{Resource:Search Field:q Code:invalid Message:token [token] cannot search}]`
+	if err == nil || err.Error() != want {
+		t.Errorf("422 error:\n%v\nwant\n%s", err, want)
+	}
+}
+
+// A 404 says which object is missing and wraps ErrNotFound.
+func TestNotFound(t *testing.T) {
+	c := newTestClient(t, &script{answers: map[string][]answer{}}, &sleeper{}, "")
+	_, err := c.PullRequest(context.Background(), "o/r", 9)
+	if !errors.Is(err, ErrNotFound) || err.Error() != "github pull request o/r#9: not found on GitHub (404)" {
+		t.Fatalf("404: %v", err)
 	}
 }

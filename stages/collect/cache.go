@@ -39,6 +39,13 @@ func (c *cache) path(name string) string { return filepath.Join(c.dir, filepath.
 
 // get fills v from the checkpoint name, or calls fetch and records v.
 func (c *cache) get(name, what string, v any, fetch func() error) error {
+	return c.getFinal(name, what, v, func() (bool, error) { return true, fetch() })
+}
+
+// getFinal is get for an answer that may not be final (a search GitHub
+// could not finish): fetch says whether v is worth recording; one that is
+// not is asked again on the next run.
+func (c *cache) getFinal(name, what string, v any, fetch func() (final bool, err error)) error {
 	p := c.path(name)
 	err := workspace.ReadJSON(p, v)
 	if err == nil {
@@ -52,7 +59,8 @@ func (c *cache) get(name, what string, v any, fetch func() error) error {
 	if c.offline {
 		return fmt.Errorf("%s: %w; run without --offline", what, ErrNotCached)
 	}
-	if err := fetch(); err != nil {
+	final, err := fetch()
+	if err != nil || !final {
 		return err
 	}
 	return workspace.WriteJSON(p, v)

@@ -404,6 +404,12 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	}
 	// 3: the EP predates the PR.
 	d, err := pr.details(ctx, pa)
+	if errors.Is(err, gh.ErrNotFound) {
+		// One missing PR drops its pair, not the project.
+		pr.funnel.consider(CritPredates, 1)
+		checks = append(checks, pipeline.Check{Criterion: CritPredates, Value: "unknown", Reason: err.Error()})
+		return fail(CritPredates, err.Error())
+	}
 	if err != nil {
 		return err
 	}
@@ -412,6 +418,9 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	}
 	// 2 and 5: the change.
 	stats, why, err := pr.stats(ctx, pa)
+	if errors.Is(err, gh.ErrNotFound) {
+		why, err = err.Error(), nil
+	}
 	if err != nil {
 		return err
 	}

@@ -232,6 +232,11 @@ type fakeGitHub struct {
 	// that request is not answered.
 	cancelAt int
 	cancel   context.CancelFunc
+	// gone PRs answer 404, though searches still list them.
+	gone map[int]bool
+	// incomplete searches (by phrase) answer incomplete_results this
+	// many more times.
+	incomplete map[string]int
 }
 
 func newFakeGitHub(t *testing.T, sw *swRepo, now time.Time) *fakeGitHub {
@@ -292,7 +297,7 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	case m != nil:
 		n, _ := strconv.Atoi(m[1])
 		p, ok := f.prs[n]
-		if !ok {
+		if !ok || f.gone[n] {
 			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 			return
 		}
@@ -339,7 +344,12 @@ func (f *fakeGitHub) search(q string) any {
 			"html_url": fmt.Sprintf("https://github.com/acme/widget/pull/%d", n), "created_at": p.Created,
 			"user": map[string]any{"login": "dev"}, "pull_request": links})
 	}
-	return map[string]any{"total_count": len(items), "incomplete_results": false, "items": items}
+	incomplete := false
+	if m != nil && f.incomplete[m[1]] > 0 {
+		f.incomplete[m[1]]--
+		incomplete = true
+	}
+	return map[string]any{"total_count": len(items), "incomplete_results": incomplete, "items": items}
 }
 
 func (f *fakeGitHub) sha(tag string) string { return f.sw.commits[tag].String() }

@@ -69,6 +69,10 @@ type ProjectFunnel struct {
 	// Stale lists candidates of earlier runs that no longer pass; their
 	// candidate.json now records why.
 	Stale []string `json:"stale,omitempty"`
+	// Incomplete lists the searches GitHub answered with
+	// incomplete_results: used for this run, not recorded, asked again
+	// next time.
+	Incomplete []string `json:"incomplete_searches,omitempty"`
 }
 
 // Step is one row of the funnel.
@@ -132,6 +136,7 @@ func (f *ProjectFunnel) add(o *ProjectFunnel) {
 	f.EPs += o.EPs
 	f.Pairs += o.Pairs
 	f.Candidates += o.Candidates
+	f.Incomplete = append(f.Incomplete, o.Incomplete...)
 	for _, s := range o.Steps {
 		if s == nil {
 			continue
@@ -236,6 +241,9 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 		}
 		if len(p.Stale) > 0 {
 			fmt.Fprintf(w, "  no longer passing (candidate.json records why): %s\n", strings.Join(p.Stale, ", "))
+		}
+		if n := len(p.Incomplete); n > 0 {
+			fmt.Fprintf(w, "  %s GitHub %s incomplete; %s again on the next run\n", Comma(n), plural(n, "search was", "searches were"), plural(n, "it runs", "they run"))
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -49,7 +50,9 @@ type searchHit struct {
 	References bool `json:"references"`
 }
 
-// searchRecord is the checkpoint of one search.
+// searchRecord is the checkpoint of one search. A search GitHub answered
+// with incomplete_results is used for the run but not recorded, so the
+// next run asks again.
 type searchRecord struct {
 	Query string      `json:"query"`
 	Hits  []searchHit `json:"hits"`
@@ -72,6 +75,11 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 		if pr.p.Repo != "" && c.Merged.IsZero() {
 			// Only GitHub can say whether the PR was merged.
 			meta, err := pr.pullRequest(ctx, c.PR)
+			if errors.Is(err, gh.ErrNotFound) {
+				// One missing PR drops its pair, not the project.
+				l.why = fmt.Sprintf("curated PR #%d of %s: %v", c.PR, e.ID, err)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +94,7 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 		l.merged = append(l.merged, prRef{number: c.PR, link: c, linkIndex: i})
 	}
 	if s := pr.p.Links.Search; s != nil {
-		hits, err := pr.search(ctx, e, s)
+		hits, incomplete, err := pr.search(ctx, e, s)
 		if err != nil {
 			return nil, err
 		}
@@ -104,6 +112,9 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 		}
 		if curated == 0 && l.why == "" {
 			l.why = fmt.Sprintf("no merged PR of %s references %s (%d PRs found, %d merged)", pr.p.Repo, e.ID, len(hits), merged)
+			if incomplete {
+				l.why += "; GitHub's search results were incomplete, so the search runs again next time"
+			}
 		}
 	}
 	if l.why == "" {
@@ -121,33 +132,39 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 }
 
 // search runs one GitHub search per reference pattern (checkpointed) and
-// returns the PRs that do reference the proposal, once each.
-func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]searchHit, error) {
+// returns the PRs that do reference the proposal, once each, and whether
+// any search was incomplete (those are listed in the funnel).
+func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]searchHit, bool, error) {
 	byNumber := map[int]searchHit{}
+	anyIncomplete := false
 	for _, pat := range s.Patterns {
 		phrase := strings.Replace(pat, "{n}", e.Number, 1)
 		q := gh.SearchQuery(pr.p.Repo, phrase)
 		m := pr.matcher(pat)
 		var rec searchRecord
 		name := fmt.Sprintf("github/search-%s-%s.json", fileSlug(phrase), key(q))
-		err := pr.cache.get(name, fmt.Sprintf("search %s", q), &rec, func() error {
+		err := pr.cache.getFinal(name, fmt.Sprintf("search %s", q), &rec, func() (bool, error) {
 			c, err := pr.s.client(pr.env)
 			if err != nil {
-				return err
+				return false, err
 			}
-			hits, err := c.SearchPRs(ctx, pr.p.Repo, phrase)
+			hits, incomplete, err := c.SearchPRs(ctx, pr.p.Repo, phrase)
 			if err != nil {
-				return err
+				return false, err
 			}
 			rec = searchRecord{Query: q, Hits: []searchHit{}}
 			for _, h := range hits {
 				rec.Hits = append(rec.Hits, searchHit{Number: h.Number, Title: h.Title, State: h.State, Merged: h.Merged,
 					MergedAt: h.MergedAt, URL: h.URL, References: m.matches(e.Number, h.Title) || m.matches(e.Number, h.Body)})
 			}
-			return nil
+			if incomplete {
+				anyIncomplete = true
+				pr.funnel.Incomplete = append(pr.funnel.Incomplete, q)
+			}
+			return !incomplete, nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, h := range rec.Hits {
 			if h.References {
@@ -160,7 +177,7 @@ func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]
 		out = append(out, h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
-	return out, nil
+	return out, anyIncomplete, nil
 }
 
 // refMatcher checks that a text references proposal n as a pattern spells
