@@ -106,3 +106,36 @@ func TestAgentName(t *testing.T) {
 		}
 	}
 }
+
+// Predictions of both variants, with a trajectory for one, graded from
+// the verifier output an earlier eval kept.
+func TestPredictionsVariantsAndTrajectories(t *testing.T) {
+	ws := syntheticWorkspace(t)
+	dir := t.TempDir()
+	preds := filepath.Join(dir, "preds.jsonl")
+	os.WriteFile(preds, []byte(`{"instance_id": "alpha-ep-0001", "model_name_or_path": "M", "model_patch": ""}`+"\n"+
+		`{"instance_id": "alpha-ep-0001-spec", "model_name_or_path": "M", "model_patch": ""}`+"\n"), 0o644)
+	trajs := filepath.Join(dir, "trajs")
+	writeTree(t, trajs, map[string]string{"alpha-ep-0001.jsonl": `{"step": 1, "type": "message", "source": "agent", "text": "hi"}` + "\n"})
+	for _, agent := range []string{"predictions__m", "predictions__m__spec"} {
+		task := map[string]string{"predictions__m": "alpha-ep-0001", "predictions__m__spec": "alpha-ep-0001-spec"}[agent]
+		run := filepath.Join(ws.Root, Dir, agent, RunsDir, task+".1")
+		writeTree(t, run, map[string]string{"solution.patch": "", "grade.json": `{"reward": 0, "f2p_passed": 1, "f2p_total": 4, "p2p_passed": 2, "p2p_total": 2, "sections_completed": 1, "sections_total": 3, "verdict": "failed"}`})
+	}
+	st := &Stage{Predictions: []string{preds}, Trajectories: trajs, Executor: noExecutor{}}
+	if err := st.Run(context.Background(), &pipeline.Env{Workspace: ws}); err != nil {
+		t.Fatal(err)
+	}
+	plain, spec := readRows(t, ws, "predictions__m"), readRows(t, ws, "predictions__m__spec")
+	if len(plain) != 1 || len(spec) != 1 {
+		t.Fatalf("rows %d %d", len(plain), len(spec))
+	}
+	p, s := plain[0], spec[0]
+	if p.Task != "alpha-ep-0001" || p.Variant != Plain || p.Trajectory != "events/alpha-ep-0001.1.jsonl" || p.Efficiency == nil || *p.Efficiency.Turns != 1 ||
+		*p.F2PPassed != 1 || *p.Sections != 4 || p.Verdict != "failed" {
+		t.Errorf("plain row %s", show(p))
+	}
+	if s.Task != "alpha-ep-0001-spec" || s.Candidate != "alpha-ep-0001" || s.Variant != Spec || s.Trajectory != "" || s.Efficiency != nil {
+		t.Errorf("spec row %s", show(s))
+	}
+}
