@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
@@ -96,7 +97,10 @@ const (
 	Failed   Result = "failed"
 )
 
-// Classify turns a stage error into its result and reason.
+// Classify turns a stage error into its result and reason. The reason is
+// one line, as status.json, the status table and the run's log show it:
+// an error that joins several (errors.Join, a list of parse errors) has
+// its lines joined with "; ".
 func Classify(err error) (Result, string) {
 	var skip *SkipError
 	var reject *RejectError
@@ -104,9 +108,32 @@ func Classify(err error) (Result, string) {
 	case err == nil:
 		return Passed, ""
 	case errors.As(err, &skip):
-		return Skipped, skip.Reason
+		return Skipped, OneLine(skip.Reason)
 	case errors.As(err, &reject):
-		return Rejected, reject.Reason
+		return Rejected, OneLine(reject.Reason)
 	}
-	return Failed, err.Error()
+	return Failed, OneLine(err.Error())
+}
+
+// OneLine joins the lines of s with "; " (a space after a line that ends
+// in ":", ";" or ","), dropping blank ones and the white space around each.
+func OneLine(s string) string {
+	if !strings.ContainsAny(s, "\n\r") {
+		return s
+	}
+	var b strings.Builder
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if strings.ContainsAny(b.String()[b.Len()-1:], ":;,") {
+				b.WriteByte(' ')
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }

@@ -16,6 +16,8 @@ package llm
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -24,6 +26,7 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -139,6 +142,13 @@ type Client struct {
 	// noFormat remembers that the server rejected response_format, so later
 	// requests do not pay for the rejection again.
 	noFormat atomic.Bool
+	// spent remembers, for each answer the client accepted, what its
+	// question has cost in answers so far. A caller that sends the answer
+	// back with a correction of its own (the judge's coverage check) is
+	// asking the same question again: the re-ask draws on the same
+	// budget, so one question costs at most MaxTries answers in all.
+	spentMu sync.Mutex
+	spent   map[string]int
 }
 
 // New returns a client for cfg. Without an endpoint it returns
@@ -245,8 +255,11 @@ func (e *redactedError) Unwrap() error { return e.target }
 // non-nil pointer (to a struct, map, slice, ...). The answer is decoded
 // strictly (unknown fields are errors) and, when *out implements Validator,
 // validated; a malformed answer is kept in the conversation and followed by
-// a user message naming the problem, up to Config.MaxTries answers. A
-// recorded exchange for the same inputs is served without any HTTP request.
+// a user message naming the problem, up to Config.MaxTries answers for the
+// question in all: when req ends with an answer this client accepted and a
+// correction, it continues that question and has what is left of its
+// budget. A recorded exchange for the same inputs is served without any
+// HTTP request.
 func (c *Client) JSON(ctx context.Context, req Request, out any) (*Result, error) {
 	res, err := c.json(ctx, req, out)
 	return res, c.redactErr(err)
@@ -278,6 +291,11 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 		maxTokens = req.MaxTokens
 	}
 	model := c.cfg.ModelFor(req.Stage)
+	spent := c.spentOn(req.Stage, model, schema, req.Messages)
+	budget := c.cfg.MaxTries - spent
+	if budget <= 0 {
+		return nil, fmt.Errorf("llm %s: the question has had its %d answers (max_tries), and the last still did not fit; it is not asked again", req.Stage, spent)
+	}
 	hash, err := hashKey(keyMaterial{
 		Version: recordVersion, Model: model, Messages: req.Messages, Temperature: temp,
 		MaxTokens: maxTokens, ResponseFormat: responseFormatJSON, Schema: schema,
@@ -296,6 +314,7 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 		path = p
 		hit, err := c.replay(path, hash, model, schema, typ, rv, res)
 		if hit {
+			c.remember(req.Stage, model, schema, req.Messages, res.Answer, spent+res.Asks)
 			return res, nil
 		}
 		if c.cfg.ReplayOnly {
@@ -348,7 +367,7 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 
 	conv := append([]Message(nil), req.Messages...)
 	var problem error
-	for ask := 1; ask <= c.cfg.MaxTries; ask++ {
+	for ask := 1; ask <= budget; ask++ {
 		rec.Asks = ask
 		a, err := c.ask(ctx, rec, ask, model, conv, temp, maxTokens)
 		if err != nil {
@@ -358,6 +377,7 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 		if perr == nil {
 			rv.Elem().Set(v.Elem())
 			rec.Answer, res.Answer = a.text, a.text
+			c.remember(req.Stage, model, schema, req.Messages, a.text, spent+ask)
 			return finish(nil)
 		}
 		problem = perr
@@ -367,14 +387,52 @@ func (c *Client) json(ctx context.Context, req Request, out any) (*Result, error
 		}
 		last := &rec.Tries[len(rec.Tries)-1]
 		last.Problem = msg
-		if ask < c.cfg.MaxTries {
+		if ask < budget {
 			feedback := "Your previous answer could not be used: " + msg +
 				". Reply again with only the corrected JSON, no prose and no code fences."
 			last.Feedback = feedback
 			conv = append(conv, Message{Role: RoleAssistant, Content: a.text}, Message{Role: RoleUser, Content: feedback})
 		}
 	}
-	return finish(fmt.Errorf("llm %s: no valid answer after %d tries: %v", req.Stage, c.cfg.MaxTries, problem))
+	return finish(fmt.Errorf("llm %s: no valid answer after %d tries: %v", req.Stage, budget, problem))
+}
+
+// questionKey names a conversation and the answer it got.
+func questionKey(stage, model, schema string, msgs []Message, answer string) string {
+	h := sha256.New()
+	for _, s := range []string{stage, model, schema} {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(m.Role), m.Role, len(m.Content), m.Content)
+	}
+	fmt.Fprintf(h, "answer %d:%s", len(answer), answer)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// spentOn returns the answers already spent on the question behind msgs:
+// when msgs end with an answer this client accepted and a user message
+// (a correction), those of that answer's question; else none.
+func (c *Client) spentOn(stage, model, schema string, msgs []Message) int {
+	n := len(msgs)
+	if n < 3 || msgs[n-1].Role != RoleUser || msgs[n-2].Role != RoleAssistant {
+		return 0
+	}
+	key := questionKey(stage, model, schema, msgs[:n-2], msgs[n-2].Content)
+	c.spentMu.Lock()
+	defer c.spentMu.Unlock()
+	return c.spent[key]
+}
+
+// remember records what the question of msgs has cost with its answer.
+func (c *Client) remember(stage, model, schema string, msgs []Message, answer string, spent int) {
+	key := questionKey(stage, model, schema, msgs, answer)
+	c.spentMu.Lock()
+	defer c.spentMu.Unlock()
+	if c.spent == nil {
+		c.spent = map[string]int{}
+	}
+	c.spent[key] = spent
 }
 
 // errFailedRecord marks a record of a failed exchange: it documents the
@@ -453,10 +511,9 @@ func (c *Client) ask(ctx context.Context, rec *Record, ask int, model string, co
 	droppedFormat := false
 	var last error
 	for attempt := 1; attempt <= c.cfg.MaxTries; attempt++ {
-		jsonMode := !c.noFormat.Load()
-		out := c.send(ctx, model, conv, temp, maxTokens, jsonMode)
+		out := c.send(ctx, model, conv, temp, maxTokens)
 		t := Try{
-			Ask: ask, Attempt: attempt, ResponseFormat: jsonMode, Status: out.status,
+			Ask: ask, Attempt: attempt, ResponseFormat: out.jsonMode, Status: out.status,
 			Answer: out.text, FinishReason: out.finish, Usage: out.usage, Cost: out.cost,
 			LatencyMS: out.latency.Milliseconds(),
 		}

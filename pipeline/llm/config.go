@@ -111,7 +111,9 @@ type Config struct {
 	// Timeout bounds one HTTP request (not the whole exchange).
 	Timeout time.Duration `json:"timeout,omitempty"`
 	// MaxTries bounds the tries of one request on timeouts, 429 and 5xx, and
-	// separately the answers asked for when an answer is malformed.
+	// separately the answers one question costs in all: the client's
+	// re-asks after a malformed answer and a caller's re-asks with a
+	// correction of an accepted answer draw on the same budget.
 	MaxTries int `json:"max_tries,omitempty"`
 	// Concurrency bounds the requests in flight across all callers.
 	Concurrency int `json:"concurrency,omitempty"`

@@ -29,7 +29,9 @@ const (
 
 // sent is the outcome of one HTTP request.
 type sent struct {
-	class      class
+	class class
+	// jsonMode says whether the request carried response_format.
+	jsonMode   bool
 	status     int
 	text       string
 	finish     string
@@ -82,8 +84,11 @@ func (d captureDoer) Do(req *http.Request) (*http.Response, error) {
 }
 
 // send makes one chat-completions request under the concurrency limit and
-// the per-request timeout, and classifies the outcome.
-func (c *Client) send(ctx context.Context, model string, conv []Message, temp float64, maxTokens int, jsonMode bool) sent {
+// the per-request timeout, and classifies the outcome. Whether it asks for
+// response_format is decided once it holds a slot, so that a request
+// queued while another learned that the server refuses the format goes
+// without it.
+func (c *Client) send(ctx context.Context, model string, conv []Message, temp float64, maxTokens int) sent {
 	out := sent{retryAfter: -1}
 	select {
 	case c.sem <- struct{}{}:
@@ -92,6 +97,8 @@ func (c *Client) send(ctx context.Context, model string, conv []Message, temp fl
 		return out
 	}
 	defer func() { <-c.sem }()
+	jsonMode := !c.noFormat.Load()
+	out.jsonMode = jsonMode
 
 	msgs := make([]openai.ChatCompletionMessage, len(conv))
 	for i, m := range conv {
