@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/workspace"
@@ -44,5 +45,38 @@ func TestReasonsAreOneLine(t *testing.T) {
 	st, err := c.LoadStatus()
 	if err != nil || st.Stages["a"].Reason != "two problems: first; second" {
 		t.Fatalf("status.json reason %q, %v", st.Stages["a"].Reason, err)
+	}
+}
+
+// panicStage panics on one candidate.
+type panicStage struct{ fakeStage }
+
+func (s *panicStage) Run(ctx context.Context, env *Env, c *Candidate) error {
+	if c.ID == "b-2" {
+		panic("index out of range [3] with length 3")
+	}
+	return nil
+}
+
+// A stage that panics on one candidate is a bug, reported with its stack
+// for that candidate; the other candidates run on.
+func TestPanicInAStageIsReportedNotFatal(t *testing.T) {
+	env, plan, _ := newPlanWorkspace(t, "a-1", "b-2", "c-3")
+	plan.Each = []CandidateStage{&panicStage{fakeStage{name: "map", file: "input.txt"}}}
+	sum, err := Run(context.Background(), env, plan, RunOptions{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range sum.Candidates {
+		switch c.ID {
+		case "b-2":
+			if c.Err != "panic: index out of range [3] with length 3" || !strings.Contains(c.Panic, "panicStage).Run") {
+				t.Errorf("b-2: error %q, stack %q", c.Err, c.Panic)
+			}
+		default:
+			if c.Err != "" || c.Panic != "" || len(c.Outcomes) != 1 || c.Outcomes[0].Result != Passed {
+				t.Errorf("%s: %+v", c.ID, c)
+			}
+		}
 	}
 }

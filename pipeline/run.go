@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,10 @@ type CandidateRun struct {
 	ID       string         `json:"id"`
 	Outcomes []StageOutcome `json:"stages"`
 	Err      string         `json:"error,omitempty"`
+	// Panic is the stack of a panic in a stage on this candidate: a bug,
+	// which the command reports as one (not as bad input). The other
+	// candidates run on.
+	Panic string `json:"panic,omitempty"`
 }
 
 // Summary is the outcome of a run.
@@ -173,6 +178,12 @@ func runCandidates(ctx context.Context, env *Env, stages []CandidateStage, first
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if v := recover(); v != nil {
+					runs[i].Err = OneLine(fmt.Sprintf("panic: %v", v))
+					runs[i].Panic = string(debug.Stack())
+				}
+			}()
 			c, err := OpenCandidate(env.Workspace, id)
 			if err == nil {
 				runs[i].Outcomes, err = runCandidate(ctx, env, c, stages, first, opt.Observe)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -133,6 +134,20 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	// One run at a time on a workspace (or on one shard of it): a second
+	// one would do all the work again beside the first.
+	shard := ""
+	if opts.Shard.N > 1 {
+		shard = fmt.Sprintf("%d/%d", opts.Shard.I, opts.Shard.N)
+	}
+	lock, err := ws.LockRun(shard)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	if err := removeStaleTemp(ws, opts.Shard, f.IO.ErrOut); err != nil {
+		return err
+	}
 	cfg := stages.Config{Offline: opts.Offline, IncludeUnreviewed: opts.IncludeUnreviewed, Recipe: registryRecipe(opts.Projects),
 		MaxMutantsPerOperator: opts.MaxMutants}
 	if opts.Projects != "" {
@@ -174,6 +189,11 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	}
 	var rejected []string
 	for _, c := range sum.Candidates {
+		if c.Panic != "" {
+			return internalError(fmt.Sprintf("candidate %s: %s", c.ID, c.Err), []byte(c.Panic))
+		}
+	}
+	for _, c := range sum.Candidates {
 		if c.Err != "" {
 			return fmt.Errorf("candidate %s: %s", c.ID, c.Err)
 		}
@@ -189,6 +209,36 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if len(rejected) > 0 {
 		// Exit 1, as for any check that found problems.
 		return findings("%d candidate(s) rejected: %s", len(rejected), strings.Join(rejected, ", "))
+	}
+	return nil
+}
+
+// removeStaleTemp removes the temporary files that writes of a killed run
+// left, before anything reads the workspace (a stage, export). The run
+// lock is held: a whole run cleans the whole workspace; a sharded run only
+// its own candidates' folders, since other shards are at work beside it.
+func removeStaleTemp(ws *workspace.Workspace, shard pipeline.Shard, log io.Writer) error {
+	var dirs []string
+	if shard.N > 1 {
+		ids, err := ws.Candidates()
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if shard.Has(id) {
+				dirs = append(dirs, filepath.Join("candidates", id))
+			}
+		}
+		if len(dirs) == 0 {
+			return nil
+		}
+	}
+	removed, err := ws.RemoveTemp(dirs...)
+	if n := len(removed); n > 0 {
+		fmt.Fprintf(log, "removed %d temporary %s left by an interrupted run\n", n, map[bool]string{true: "file", false: "files"}[n == 1])
+	}
+	if err != nil {
+		return fmt.Errorf("remove temporary files: %w", err)
 	}
 	return nil
 }
