@@ -33,7 +33,7 @@ func newCmdEnvBase(f *Factory, runF func(*EnvBaseOptions) error) *cobra.Command 
 		Short: "Build the bundled offline base image, or reuse it when cached",
 		Long: `Base builds lolbench's offline base image: Debian bookworm made with
 debootstrap from Debian's packages (no image registry is needed), with git,
-Go, Python 3, pytest and coverage.py, imported into the Docker engine.
+Go, Python 3, pytest, coverage.py and pip, imported into the Docker engine.
 
 Recipes name it as "` + baseimage.Name + `" (the sample projects do). Its tag is a hash
 of the build script, so a newer lolbench with a changed script builds a new

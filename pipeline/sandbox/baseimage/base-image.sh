@@ -19,9 +19,11 @@ set -euo pipefail
 
 SUITE=bookworm
 TAG=""
-# What the sample projects' tests need. debootstrap resolves the dependencies
-# of --include packages (not their Recommends, which keeps the image small).
-PACKAGES=(ca-certificates git python3 python3-pytest python3-coverage golang-go procps)
+# What the sample projects' tests need, and pip, which installs a recipe's
+# wheels offline (docs/projects.md, "Dependencies"). debootstrap resolves the
+# dependencies of --include packages (not their Recommends, which keeps the
+# image small).
+PACKAGES=(ca-certificates git python3 python3-pytest python3-coverage python3-pip golang-go procps)
 IMAGE_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 FORCE=0
@@ -234,7 +236,7 @@ if [ -n "$OLD_ID" ] && [ "$OLD_ID" != "$NEW_ID" ]; then
 fi
 
 step "verifying the image (docker run --network none)"
-docker run --rm --network none "$TAG" sh -c 'go version && python3 -m pytest --version && python3 -m coverage --version | head -n1 && git --version' >&2
+docker run --rm --network none "$TAG" sh -c 'go version && python3 -m pytest --version && python3 -m coverage --version | head -n1 && python3 -m pip --version && git --version' >&2
 
 size=$(docker image inspect -f '{{.Size}}' "$TAG")
 log "done: $TAG, $((size / 1024 / 1024)) MiB, built in $(($(date +%s) - START))s"
