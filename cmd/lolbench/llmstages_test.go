@@ -319,12 +319,18 @@ func TestMapLeavesHandWrittenMapping(t *testing.T) {
 func TestPromptsShow(t *testing.T) {
 	out, _, code := runCLIEnv(t, nil, "prompts", "show")
 	if code != 0 || out != "map\nmap-retry\naudit-S1\naudit-S2\naudit-S3\naudit-S4\naudit-S5\naudit-S6\naudit-S7\naudit-S8\njudge\n"+
-		"mutate-section-revert\nmutate-requirement-mismatch\nmutate-semantic-mutation\naugment-mutation\naugment-coverage\n" {
+		"mutate-section-revert\nmutate-requirement-mismatch\nmutate-semantic-mutation\nmutate-judge\naugment-mutation\naugment-coverage\nanalyze-judge\n" {
 		t.Fatalf("list: %d %q", code, out)
 	}
 	out, _, code = runCLIEnv(t, nil, "prompts", "show", "audit-S3")
 	if code != 0 || !strings.HasPrefix(out, "===== audit-S3: system =====\nYou are an auditor") || !strings.Contains(out, "\n\n===== audit-S3: user =====\nAudit this mapping artifact against rule S3 (test mapping).\n") {
 		t.Fatalf("placeholder: %d\n%s", code, out)
+	}
+	for name, want := range map[string]string{"mutate-judge": "‹the mutant's diff against the reference solution›", "analyze-judge": "‹a step of the session›"} {
+		out, _, code = runCLIEnv(t, nil, "prompts", "show", name)
+		if code != 0 || !strings.HasPrefix(out, "===== "+name+": system =====\n") || !strings.Contains(out, want) {
+			t.Fatalf("%s: %d\n%s", name, code, out)
+		}
 	}
 	out, _, code = runCLIEnv(t, nil, "prompts", "show", "augment-coverage")
 	if code != 0 || !strings.HasPrefix(out, "===== augment-coverage: system =====\n") || !strings.Contains(out, "‹uncovered code›") {

@@ -120,10 +120,13 @@ func promptsShowRun(ctx context.Context, opts *PromptsShowOptions) error {
 	return nil
 }
 
-// allPromptNames lists every prompt: phase 2's, then phase 4's.
+// allPromptNames lists every prompt: phase 2's, then phase 4's, then the
+// analysis judge's.
 func allPromptNames() []string {
 	names := append(prompts.Names(), prompts.MutateNames()...)
-	return append(names, prompts.AugmentNames()...)
+	names = append(names, prompts.MutateJudgePrompt)
+	names = append(names, prompts.AugmentNames()...)
+	return append(names, prompts.AnalyzeJudgePrompt)
 }
 
 func containsName(name string) bool {
@@ -177,6 +180,16 @@ func renderPrompt(ctx context.Context, opts *PromptsShowOptions) (prompts.Prompt
 		return mapdraft.RetryPrompt(d, 2, mapdraft.DefaultRounds, findings)
 	case name == prompts.JudgePrompt:
 		return rank.Prompt(d, sections)
+	case name == prompts.MutateJudgePrompt:
+		return prompts.RenderMutateJudge(&prompts.MutateJudge{Method: "‹method›", Language: "‹language›",
+			Section:     prompts.MutateSection{ID: "‹section id›", Title: "‹section title›", Requirement: "‹requirement›", Text: "‹section text›"},
+			Requirement: "‹violated clause›", Reference: "‹reference behaviour›", Mutated: "‹mutated behaviour›",
+			Scenario: "‹diverging scenario›", Rationale: "‹non-equivalence rationale›", Delta: "‹the mutant's diff against the reference solution›\n"})
+	case name == prompts.AnalyzeJudgePrompt:
+		// The modes come from data/taxonomy and the steps from a trial's
+		// trajectory when analyze runs.
+		return prompts.RenderAnalyzeJudge(&prompts.AnalyzeJudge{Modes: []prompts.AnalyzeMode{{Mode: "‹mode›", Phase: "‹phase›", Doc: "‹what it means›"}},
+			Instruction: "‹the task's instruction›", Steps: []prompts.AnalyzeStep{{N: 1, Text: "‹a step of the session›"}}})
 	case strings.HasPrefix(name, "mutate-"):
 		// The section, files and solution come from the mutate stage's
 		// run; here they are placeholders around the candidate's EP.
