@@ -53,8 +53,10 @@ reStructuredText) unless --format says otherwise. With --json the output is
 an array of sections with id, level, title, line and the byte ranges of the
 heading, of the section's own text and of its whole subtree.
 
-Exit status 2 means the file could not be read or parsed (unreadable,
-unknown extension, bad --format, not UTF-8).`,
+Exit status 2 means the file could not be read or parsed: unreadable, not a
+regular file (a link, a device), over the EP size cap of 1 MiB, unknown
+extension, bad --format, not UTF-8, a NUL byte, or past a parser bound
+(nesting, headings, front matter); the message names the line.`,
 		Example: `  $ lolbench ep headings pep-0617.rst
   1 Overview (line 18)
   2 Background on LL(1) parsers (line 29)

@@ -58,14 +58,14 @@ func TestRunRemovesStaleTemporaryFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(ws.Root, "candidates", "a-1", "task", ".instruction.md.tmp-123456")
+	stale := filepath.Join(ws.Root, "collect", "demo", ".funnel.json.tmp-123456")
 	os.MkdirAll(filepath.Dir(stale), 0o755)
 	os.WriteFile(stale, []byte("half"), 0o644)
-	_, errOut, code := runCLI(t, "run", "--workspace", ws.Root, "--executor", "local", "--to", "collect")
+	_, errOut, code := runCLI(t, "run", "--workspace", ws.Root, "--executor", "local", "--to", "map")
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Fatalf("stale file still there: %v", err)
 	}
-	if !strings.Contains(errOut, "removed 1 temporary file left by an interrupted run\n") {
+	if code != 0 || errOut != "removed 1 temporary file left by an interrupted run\n" {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 }
