@@ -15,9 +15,9 @@ var hostile = map[string]func() string{
 	"keys": func() string {
 		var m strings.Builder
 		for k := range MaxKeys {
-			fmt.Fprintf(&m, "  k%d: v\n", k)
+			fmt.Fprintf(&m, "    k%d: v\n", k)
 		}
-		return fill(func(i int) string { return fmt.Sprintf("m%d:\n%s", i, m.String()) })
+		return fill(func(i int) string { return "- m:\n" + m.String() })
 	},
 	"list":        func() string { return "a:\n" + fill(func(int) string { return "  - x\n" }) },
 	"flow list":   func() string { return "a: [" + fill(func(int) string { return "x, " }) + "]" },
