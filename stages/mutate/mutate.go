@@ -90,8 +90,8 @@ type Stage struct {
 	// Jobs is how many mutant jobs run at once; 0 means 1.
 	Jobs int
 	// AllTests runs every F2P and P2P test on every mutant, without the
-	// selection by per-test coverage (to check that the selection changes
-	// nothing, or where coverage is not trusted).
+	// selection by per-test coverage or the "uncovered" verdict (to check
+	// that they change nothing, or where coverage is not trusted).
 	AllTests bool
 	// Sections restricts the LLM methods to these section ids; empty
 	// means every mapped section that owns changed lines.
@@ -309,11 +309,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		if rn.build == "" {
 			rn.build = adapter.BuildCheck(t.buildFiles())
 		}
-		if covErr == nil {
+		if covErr == nil && !s.AllTests {
 			rn.cov = cov
-			if !s.AllTests {
-				rn.plan = coverage.NewPlan(ctx, covSpec)
-			}
+			rn.plan = coverage.NewPlan(ctx, covSpec)
 		}
 	}
 	rep.Runs.Selective = rn.selective()
