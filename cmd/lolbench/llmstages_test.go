@@ -159,7 +159,7 @@ func TestLLMCommandFlags(t *testing.T) {
 		{[]string{"audit", "--rules", "S1,S9"}, "lolbench: --rules: no semantic rule \"S9\": the rules are S1 to S8\n"},
 		{[]string{"review", "x", "--note", "n"}, "lolbench: review: give exactly one of --accept and --reject\n"},
 		{[]string{"review", "x", "--accept", "--reject", "--note", "n"}, "lolbench: review: give exactly one of --accept and --reject\n"},
-		{[]string{"prompts", "show", "audit-S9"}, "lolbench: prompts show: no prompt \"audit-S9\"; prompts are map, map-retry, audit-S1, audit-S2, audit-S3, audit-S4, audit-S5, audit-S6, audit-S7, audit-S8, judge, mutate-section-revert, mutate-requirement-mismatch, mutate-semantic-mutation, augment-mutation, augment-coverage\n"},
+		{[]string{"prompts", "show", "audit-S9"}, "lolbench: prompts show: no prompt \"audit-S9\"; prompts are map, map-retry, audit-S1, audit-S2, audit-S3, audit-S4, audit-S5, audit-S6, audit-S7, audit-S8, judge, mutate-section-revert, mutate-requirement-mismatch, mutate-semantic-mutation, mutate-judge, augment-mutation, augment-coverage, analyze-judge\n"},
 	} {
 		_, errOut, code := runCLIEnv(t, nil, tc.args...)
 		if code != exitBadInput || errOut != tc.err {

@@ -37,7 +37,7 @@ func TestReadFile(t *testing.T) {
 		{dir, dir + ": a folder, not a file"},
 		{"/dev/zero", "/dev/zero: a device; only regular files are read"},
 		{fifo, fifo + ": a named pipe; only regular files are read"},
-		{filepath.Join(dir, "none"), "lstat " + filepath.Join(dir, "none") + ": no such file or directory"},
+		{filepath.Join(dir, "none"), "open " + filepath.Join(dir, "none") + ": no such file or directory"},
 	}
 	for _, tt := range tests {
 		data, err := ReadFile(tt.path, 10, "the test cap")

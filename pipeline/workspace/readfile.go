@@ -42,6 +42,10 @@ func Bytes(n int64) string {
 func ReadFile(path string, max int64, limit string) ([]byte, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // what the user asked for, not how
+		}
 		return nil, err
 	}
 	if err := regular(path, st); err != nil {

@@ -123,7 +123,8 @@ func artifacts(t *testing.T, work string) map[string]string {
 			}
 			rel, _ := filepath.Rel(work, p)
 			if d.IsDir() {
-				if d.Name() == "logs" {
+				// Raw test output holds timings, addresses and host names.
+				if d.Name() == "logs" || d.Name() == "logs-plain" {
 					return filepath.SkipDir
 				}
 				return nil
