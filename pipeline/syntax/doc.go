@@ -124,6 +124,60 @@
 // (class, function): a class-body scope when its class is new; file-level
 // scopes never are.
 //
+// # Members
+//
+// Parser.Members lists a file's data members: module-level constants and
+// variables, and the fields, constants, class attributes and enum
+// constants declared directly in a named class's body, each with its
+// class (named as Entity.Class names it), lines, exported flag and a
+// one-line declaration whose long value is cut ("{…}", "frozenset(…)", or
+// a prefix and "…"). Nothing declared inside a function, a method, an
+// initializer block, an anonymous class or another member's value is a
+// member. NewMembers lists the exported members a change adds: new by
+// qualified name and declared on an added line (issue 12: statistics and
+// the spec variant's signatures include them). Per language:
+//
+//   - Python: NAME = v, NAME: T = v and NAME: T (TypedDict and dataclass
+//     fields) at module level and in class bodies, inside if and try
+//     blocks too; every target of A = B = v and A, B = v. Kind "field" in
+//     a class, else "constant" for an upper-case name and "variable".
+//     Exported: no leading underscore, its classes too; dunder names
+//     (__all__, __slots__) are never members.
+//   - Go: top-level const and var specs (kinds "constant", "variable";
+//     every name of a, B = 1, 2), and the fields of struct type
+//     declarations, an embedded field named by its type (*pkg.T gives
+//     T). Exported: an upper-case name, in an upper-case struct. Fields of
+//     anonymous structs belong to their field's or variable's declaration.
+//   - Java: fields, interface constants and enum constants of named
+//     classes, interfaces, enums, records and annotation types. Kind
+//     "constant" for static final fields and interface fields, "enum
+//     constant", else "field". Exported: public, or no modifier in an
+//     interface, in an exported class (as for methods: protected is not
+//     public API); enum constants as their enum. Record components are
+//     not members.
+//   - Rust: const and static items (kinds "constant", "variable") at
+//     module level, in mod blocks, impl blocks and traits; named struct and
+//     union fields; enum variants (kind "variant"). Exported: exactly pub,
+//     trait members and a trait impl's consts as the trait, variants as
+//     their enum.
+//   - TypeScript and JavaScript: module-level const (kind "constant"),
+//     let and var declarators, exported when an export statement wraps
+//     them (export {a} lists and exports.x are not read); class fields,
+//     TypeScript interface properties and enum members, exported with an
+//     exported class unless private, protected or #private. A declarator or
+//     field whose value is a function or a class is a function, not a
+//     member. Namespaces are blocks.
+//   - C#: fields, const and static readonly fields (kind "constant"),
+//     event fields and enum members of classes, structs, records,
+//     interfaces and enums. Exported: public, or no modifier in an
+//     interface; enum members as their enum. Properties are functions.
+//   - C and C++ have no member rules: Members returns ErrUnsupported and
+//     NewMembers lists no member for their files.
+//
+// Members are found by one query per language of one-node patterns and a
+// stack walk over the captures, as definitions are; declarations are read
+// from a bounded prefix of the source, so a huge literal costs one scan.
+//
 // # Performance and hostile input
 //
 // Definitions are found with one tree-sitter query per language, which
