@@ -36,8 +36,9 @@ const (
 )
 
 // Stages are the stage names that may carry their own model: the LLM-backed
-// stages of phases 2 and 4 (DESIGN.md, "What flows through it").
-var Stages = []string{"map", "audit", "rank", "mutate", "augment"}
+// stages of phases 2 and 4 (DESIGN.md, "What flows through it"), and the
+// failure analysis of evaluated attempts (issue 15).
+var Stages = []string{"map", "audit", "rank", "mutate", "augment", "analyze"}
 
 // Defaults applied by Resolve and New to fields left unset. Temperature 0
 // keeps reruns as close to deterministic as the endpoint allows; five in

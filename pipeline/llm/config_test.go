@@ -168,7 +168,7 @@ func TestOverrideErrors(t *testing.T) {
 	}{
 		{Config{MaxTries: -1}, "llm config (environment, flags): max_tries must be between 1 and 20, got -1"},
 		{Config{Models: map[string]string{"judge": "x"}},
-			`llm config (environment, flags): models: unknown stage "judge" (known: map, audit, rank, mutate, augment)`},
+			`llm config (environment, flags): models: unknown stage "judge" (known: map, audit, rank, mutate, augment, analyze)`},
 		{Config{ReplayOnly: true}, "llm config (environment, flags): no LLM model configured; set LOLBENCH_LLM_MODEL (the endpoint's model name, e.g. openai/gpt-4o-mini)"},
 		{Config{Timeout: -time.Second}, "llm config (environment, flags): timeout must be positive, got -1s"},
 	}
