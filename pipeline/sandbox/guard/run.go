@@ -60,6 +60,8 @@ type Options struct {
 	Fresh bool
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
+	// Progress keeps ProgressFile in Out up to date while the tests run.
+	Progress bool
 }
 
 // Outcome is what Run did: the runs, or why the solution was not applied.
@@ -97,6 +99,9 @@ func Run(ctx context.Context, opts Options) (*Outcome, error) {
 	}
 	defer g.close()
 	out := &Outcome{}
+	if opts.Progress {
+		g.progress = newProgress(opts.Out, opts.Runs)
+	}
 	strays := 0
 	var strayErr error
 	if !opts.Local {
@@ -151,6 +156,8 @@ type runner struct {
 	tmp string
 	// since is when the sandbox started (syncTree); zero unisolated.
 	since time.Time
+	// progress is ProgressFile's writer; nil without Options.Progress.
+	progress *progress
 }
 
 func newRunner(opts Options) (*runner, error) {
@@ -851,7 +858,10 @@ func (g *runner) execute(ctx context.Context, command, dir string, rec *grade.Ru
 	}
 	pw.Close()
 	copied := make(chan bool, 1)
-	go func() { copied <- copyCapped(logf, pr, maxLogBytes) }()
+	// The output also feeds the progress counter, beside the log.
+	counter := g.progress.start(rec.N)
+	defer g.progress.end()
+	go func() { copied <- copyCapped(io.MultiWriter(logf, counter), pr, maxLogBytes) }()
 	var timedOut atomic.Bool
 	stop := func() {
 		killGroup(cmd.Process.Pid)

@@ -8,8 +8,9 @@
 //	    a Harbor task's tests/test.sh: one guarded run of the task's tests,
 //	    graded against its FAIL_TO_PASS and PASS_TO_PASS lists into
 //	    reward.txt, reward.json and grade.json; the raw run stays in run-1/.
-//	lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local]
-//	    guarded runs only, into DIR/run-N/, for the host to grade.
+//	lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]
+//	    guarded runs only, into DIR/run-N/, for the host to grade; -progress
+//	    keeps DIR/progress.json (tests done in the current run) up to date.
 //
 // verify and run must run as root (they run the tests as the recipe's
 // unprivileged user); -local runs unisolated as the caller, for the local
@@ -40,7 +41,7 @@ func main() {
 
 const usage = `usage:
   lolbench-grade verify [-task DIR] [-solution PATCH] [-out DIR]
-  lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local]`
+  lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -73,6 +74,7 @@ func runOnly(ctx context.Context, args []string, stderr io.Writer) int {
 	pristine := fl.String("pristine", "", "the pristine copies (default "+guard.PristineDir+")")
 	local := fl.Bool("local", false, "run unisolated as the caller (local executor)")
 	fresh := fl.Bool("fresh", false, "the sandbox was started for this run and nothing ran in it before")
+	progress := fl.Bool("progress", false, "keep "+guard.ProgressFile+" in the -out folder up to date while the tests run")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -86,7 +88,7 @@ func runOnly(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	o, err := guard.Run(ctx, guard.Options{Config: cfg, TestPatch: *testPatch, Solution: *solution, Runs: *runs,
-		Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr})
+		Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr, Progress: *progress})
 	if err != nil {
 		fmt.Fprintf(stderr, "lolbench-grade: %v\n", err)
 		return 1
