@@ -375,6 +375,7 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 	if _, err := e.d.cli.ContainerStart(ctx, id, client.ContainerStartOptions{}); err != nil {
 		return nil, fmt.Errorf("job %s: start container: %w", job.Name, err)
 	}
+	defer follow(ctx, e.readOut(ctx, id))()
 	timeout := job.Timeout
 	if timeout <= 0 {
 		timeout = time.Duration(r.Limits.TimeoutSec)*time.Second + time.Minute

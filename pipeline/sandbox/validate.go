@@ -34,6 +34,13 @@ type Plan struct {
 	// Grader is the static lolbench-grade binary that runs in the sandbox
 	// (BuildGrader).
 	Grader string
+	// Progress, when set, receives each side's progress while its tests
+	// run (TestProgress).
+	Progress ProgressFunc
+	// Known estimates how many tests a side's first run reports, by side
+	// name (the last build's runs); the after side falls back on the
+	// before side's last run. 0: unknown until a run tells.
+	Known map[string]int
 }
 
 // Config is the verifier configuration of the plan's runs: no lists yet.
@@ -109,6 +116,9 @@ func Validate(ctx context.Context, env Env, plan Plan, logDir string, w io.Write
 			sol = nil
 		}
 		status(w, "running the tests %s the reference solution (%d runs)", side, r.Runs)
+		if side == After && plan.Known[After] == 0 {
+			plan.Known = map[string]int{After: lastRunTests(rep.Before)}
+		}
 		s, err := RunSide(ctx, env, plan, side, sol, filepath.Join(logDir, side))
 		if err != nil {
 			return nil, err
@@ -190,6 +200,18 @@ func (r Run) describe() string {
 	return b.String()
 }
 
+// lastRunTests counts the tests the last run of a side reported.
+func lastRunTests(s Side) int {
+	if len(s.Runs) == 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range s.Runs[len(s.Runs)-1].Counts {
+		n += c
+	}
+	return n
+}
+
 func sideResults(s Side) [][]results.Result {
 	out := make([][]results.Result, len(s.Runs))
 	for i, r := range s.Runs {
@@ -225,6 +247,13 @@ func RunSide(ctx context.Context, env Env, plan Plan, side string, solution []by
 	}
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
+	}
+	if plan.Progress != nil {
+		sp := &sideProgress{side: side, runs: max(r.Runs, 1), known: plan.Known[side], fn: plan.Progress}
+		args = append(args, "-progress")
+		ctx = withWatch(ctx, guard.ProgressFile, sp.file)
+		sp.send(TestProgress{Side: side, Run: 1, Runs: sp.runs, Known: sp.known})
+		defer sp.over(outDir)
 	}
 	per := time.Duration(r.Limits.TimeoutSec+30) * time.Second
 	job := Job{

@@ -20,7 +20,9 @@ import (
 //   - pytest: one status letter of a progress line ("tests/x.py ..F.s
 //     [ 40%]", or its wrapped continuation), or one verbose line
 //     ("tests/x.py::test_a PASSED [ 40%]"); "collected N items" sets the
-//     tests known.
+//     tests known. The -rA summary's lines ("PASSED tests/x.py::test_a")
+//     count apart, and the larger count wins: a run that prints only the
+//     summary is counted, one that prints both is not counted twice.
 //
 // It is safe for one writer and concurrent readers.
 type Counter struct {
@@ -29,6 +31,8 @@ type Counter struct {
 	cut   bool // the line is longer than maxCounterLine: not a progress line
 	done  int
 	known int
+	// summary counts -rA summary lines, which repeat the progress lines.
+	summary int
 }
 
 // maxCounterLine caps the part of a line the counter keeps: progress and
@@ -69,12 +73,13 @@ func (c *Counter) keep(p []byte) {
 func (c *Counter) Counts() (done, known int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.done, c.known
+	return max(c.done, c.summary), c.known
 }
 
 var (
 	pytestCollected = regexp.MustCompile(`^collect(?:ed|ing) (\d+) items?`)
 	pytestDots      = regexp.MustCompile(`^(?:\S+\.py )?\s*([.FEsxX]+)\s*(?:\[\s*\d+%\])?$`)
+	pytestSummary   = regexp.MustCompile(`^(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) \S`)
 	pytestVerbose   = regexp.MustCompile(`^\S+::\S.* (?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?$`)
 	cargoRunningN   = regexp.MustCompile(`^running (\d+) tests?$`)
 	cargoTestLine   = regexp.MustCompile(`^test \S.* \.\.\. (?:ok|FAILED|ignored)`)
@@ -100,6 +105,8 @@ func (c *Counter) count(raw []byte) {
 		c.done++
 	case pytestVerbose.Match(line):
 		c.done++
+	case pytestSummary.Match(line):
+		c.summary++
 	default:
 		if m := pytestDots.FindSubmatch(line); m != nil {
 			c.done += len(m[1])
