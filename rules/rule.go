@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/mapping"
 )
 
 // Rule is one static validation rule.
@@ -65,10 +67,47 @@ type Report struct {
 	Violations []Violation  `json:"violations"`
 	Rules      []RuleResult `json:"rules"`
 	Forwarded  []Forward    `json:"forwarded"`
+	// Unfilled are the judgement cells that still hold mapping.Marker
+	// (HoldBack fills it).
+	Unfilled []mapping.Unfilled `json:"unfilled"`
+	// HeldBack counts the violations at lines of unfilled cells, which
+	// are consequences of those cells and are not reported.
+	HeldBack int `json:"held_back"`
 }
 
-// Passed reports whether no rule was violated.
-func (r *Report) Passed() bool { return len(r.Violations) == 0 }
+// Passed reports no violation and no unfilled cell: a scaffold is not a
+// mapping until every judgement is made.
+func (r *Report) Passed() bool { return len(r.Violations) == 0 && len(r.Unfilled) == 0 }
+
+// HoldBack records the unfilled cells of m and drops the violations at
+// their lines (mapping.MarkerLines): while a section is undecided, the
+// rules' findings about it say only that it is undecided. Violations with
+// no line, and at any other line, are kept. `lolbench validate` and the
+// validate stage both call it, so that they report a scaffold alike.
+func (r *Report) HoldBack(m *mapping.Mapping) {
+	r.Unfilled = m.Unfilled()
+	if r.Unfilled == nil {
+		r.Unfilled = []mapping.Unfilled{}
+	}
+	if len(r.Unfilled) == 0 {
+		return
+	}
+	masked := m.MarkerLines()
+	kept := []Violation{}
+	failed := map[int]bool{}
+	for _, v := range r.Violations {
+		if v.Line > 0 && masked[v.Line] {
+			r.HeldBack++
+			continue
+		}
+		kept = append(kept, v)
+		failed[v.Rule] = true
+	}
+	r.Violations = kept
+	for i := range r.Rules {
+		r.Rules[i].Passed = !failed[r.Rules[i].ID]
+	}
+}
 
 // Pass carries one rule's view of the shared inputs, like analysis.Pass.
 type Pass struct {
@@ -98,7 +137,7 @@ func (p *Pass) Forward(to, format string, args ...any) {
 // than crashing the caller.
 func Run(in *Input, rules []*Rule) (rep *Report, err error) {
 	facts := NewFacts(in)
-	rep = &Report{Violations: []Violation{}, Rules: []RuleResult{}, Forwarded: []Forward{}}
+	rep = &Report{Violations: []Violation{}, Rules: []RuleResult{}, Forwarded: []Forward{}, Unfilled: []mapping.Unfilled{}}
 	for _, r := range rules {
 		before := len(rep.Violations)
 		if err := runOne(&Pass{Input: in, Facts: facts, rule: r, report: rep}); err != nil {

@@ -148,8 +148,8 @@ func validateRun(cmd *cobra.Command, opts *ValidateOptions) error {
 	if err != nil {
 		return err
 	}
-	res := holdBack(rep, in.Mapping)
-	res.Fixed = fixed
+	rep.HoldBack(in.Mapping)
+	res := &validateResult{Report: rep, Fixed: fixed}
 	if opts.JSON {
 		if err := printJSON(opts.IO.Out, res); err != nil {
 			return err

@@ -15,51 +15,14 @@ import (
 	"github.com/lolbench/lolbench/rules"
 )
 
-// validateResult is the report of `lolbench validate`: the rules' report,
-// without the violations held back at unfilled lines, the unfilled cells
-// and, with --fix, the changes made. Its JSON is the --json contract.
+// validateResult is the report of `lolbench validate`: the rules' report
+// after rules.Report.HoldBack (the unfilled cells, without the violations
+// held back at their lines) and, with --fix, the changes made. Its JSON is
+// the --json contract.
 type validateResult struct {
 	*rules.Report
-	// Unfilled are the judgement cells that still hold the marker.
-	Unfilled []mapping.Unfilled `json:"unfilled"`
-	// HeldBack counts the violations at lines holding the marker, which
-	// are consequences of the unfilled cells and are not reported.
-	HeldBack int `json:"held_back"`
 	// Fixed lists the changes of --fix (absent without it).
 	Fixed *[]mapping.Change `json:"fixed,omitempty"`
-}
-
-// Passed reports no violation and no unfilled cell.
-func (r *validateResult) Passed() bool { return r.Report.Passed() && len(r.Unfilled) == 0 }
-
-// holdBack reports the unfilled cells of m and drops the violations at
-// their lines (mapping.MarkerLines): while a section is undecided, the
-// rules' findings about it say only that it is undecided. Violations with
-// no line, and at any other line, are kept.
-func holdBack(rep *rules.Report, m *mapping.Mapping) *validateResult {
-	res := &validateResult{Report: rep, Unfilled: m.Unfilled()}
-	if res.Unfilled == nil {
-		res.Unfilled = []mapping.Unfilled{}
-	}
-	if len(res.Unfilled) == 0 {
-		return res
-	}
-	masked := m.MarkerLines()
-	kept := []rules.Violation{}
-	failed := map[int]bool{}
-	for _, v := range rep.Violations {
-		if v.Line > 0 && masked[v.Line] {
-			res.HeldBack++
-			continue
-		}
-		kept = append(kept, v)
-		failed[v.Rule] = true
-	}
-	rep.Violations = kept
-	for i := range rep.Rules {
-		rep.Rules[i].Passed = !failed[rep.Rules[i].ID]
-	}
-	return res
 }
 
 // fromCandidate fills the sources from the candidate's candidate.json.

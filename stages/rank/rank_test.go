@@ -172,6 +172,11 @@ func TestRankGates(t *testing.T) {
 				"violations": []map[string]any{{"rule": 7, "where": "section 3.1", "line": 40, "message": "m"}, {"rule": 7, "where": "section 3.2", "line": 70, "message": "m"}},
 				"rules":      []any{}, "forwarded": []any{}})
 		}, pipeline.Rejected, "static validation did not pass: 2 static-rule violations (R07)"},
+		{"unfilled cells of a scaffold", func(t *testing.T, c *pipeline.Candidate) {
+			workspace.WriteJSON(filepath.Join(c.Dir, pipeline.ValidateFile), map[string]any{
+				"violations": []any{}, "rules": []any{}, "forwarded": []any{}, "held_back": 3,
+				"unfilled": []map[string]any{{"line": 7, "where": "section 1", "cell": "Implementable"}, {"line": 7, "where": "section 1", "cell": "Category"}}})
+		}, pipeline.Rejected, "static validation did not pass: 2 unfilled cells, the first at line 7 (section 1: Implementable); 3 violations at unfilled lines held back"},
 		{"no validation", func(t *testing.T, c *pipeline.Candidate) { os.Remove(filepath.Join(c.Dir, pipeline.ValidateFile)) },
 			pipeline.Skipped, "no validate.json: run lolbench validate first (lolbench rank runs it)"},
 	} {

@@ -46,7 +46,10 @@ func (Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Inputs, 
 }
 
 // Run checks mapping.md and writes validate.json, the rules.Report JSON of
-// `lolbench validate --json`. Without a mapping.md there is nothing to
+// `lolbench validate --json`: like the command, it reports the cells that
+// still hold the scaffold's marker as unfilled and holds back the
+// violations at their lines (rules.Report.HoldBack), and a candidate with
+// unfilled cells is rejected. Without a mapping.md there is nothing to
 // check (skip). An artifact that cannot be parsed is rejected with its
 // parse errors, and a stale validate.json is removed so that no later stage
 // reads a verdict about another artifact.
@@ -89,6 +92,7 @@ func (Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) 
 	if err != nil {
 		return err
 	}
+	rep.HoldBack(in.Mapping)
 	if err := workspace.WriteJSON(out, rep); err != nil {
 		return err
 	}
@@ -98,9 +102,31 @@ func (Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) 
 	return nil
 }
 
-// Summary says how many violations a report holds and of which rules:
-// "3 static-rule violations (R07, R11)".
+// Summary says how many violations a report holds and of which rules, and
+// how many cells are unfilled, with the first one: "3 static-rule
+// violations (R07, R11)", "98 unfilled cells, the first at line 9
+// (section 1: Implementable); 47 violations at unfilled lines held back".
 func Summary(rep *rules.Report) string {
+	var parts []string
+	if len(rep.Violations) > 0 || len(rep.Unfilled) == 0 {
+		parts = append(parts, violations(rep))
+	}
+	if n := len(rep.Unfilled); n > 0 {
+		u := rep.Unfilled[0]
+		s := fmt.Sprintf("%d unfilled cell%s, the first at line %d (%s: %s)", n, plural(n), u.Line, u.Where, u.Cell)
+		if n == 1 {
+			s = fmt.Sprintf("1 unfilled cell at line %d (%s: %s)", u.Line, u.Where, u.Cell)
+		}
+		if h := rep.HeldBack; h > 0 {
+			s += fmt.Sprintf("; %d violation%s at unfilled lines held back", h, plural(h))
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// violations is "3 static-rule violations (R07, R11)".
+func violations(rep *rules.Report) string {
 	var ids []int
 	for _, v := range rep.Violations {
 		if !slices.Contains(ids, v.Rule) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -19,18 +20,37 @@ func TestValidateStage(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := strings.Replace(string(good), "| EP-section coverage | 87.5% |", "| EP-section coverage | 75.0% |", 1)
+	// One judgement left to make, beside the coverage violation.
+	undecided := strings.Replace(bad, "| 1 | 1 | Abstract | no | knowledge |", "| 1 | 1 | Abstract | no | TODO |", 1)
+	// The scaffold of the same candidate (lolbench mapping scaffold), as
+	// TestValidateCandidate of cmd/lolbench checks it: `lolbench validate`
+	// reports 98 unfilled cells and holds back 47 violations.
+	scaffold, err := os.ReadFile("../../pipeline/mapping/testdata/scaffold/tinykv.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name    string
 		mapping string // "" leaves mapping.md out
 		result  pipeline.Result
 		reason  string
 		report  bool // validate.json is written
+		// violations, unfilled cells and held-back violations in
+		// validate.json, with the first unfilled cell
+		violations, unfilled, heldBack int
+		first                          mapping.Unfilled
 	}{
-		{"sample passes", string(good), pipeline.Passed, "", true},
-		{"violation rejects", bad, pipeline.Rejected, "1 static-rule violation (R08)", true},
-		{"parse error rejects", "# Mapping: x\n\nstray text\n", pipeline.Rejected,
-			`mapping.md cannot be parsed: 7 parse errors: line 1: missing part "## Section Classification Summary"; line 1: missing part "## PR File Summary"; line 1: missing part "## Mapped Sections"; ...`, false},
-		{"no mapping skips", "", pipeline.Skipped, "no mapping.md to validate; run lolbench map tinykv-tkep-0002 or write it by hand (docs/mapping-format.md)", true},
+		{name: "sample passes", mapping: string(good), result: pipeline.Passed, report: true},
+		{name: "violation rejects", mapping: bad, result: pipeline.Rejected, reason: "1 static-rule violation (R08)", report: true, violations: 1},
+		{name: "an unfilled cell rejects beside the violation", mapping: undecided, result: pipeline.Rejected,
+			reason: "1 static-rule violation (R08); 1 unfilled cell at line 7 (section 1: Category); 1 violation at unfilled lines held back", report: true,
+			violations: 1, unfilled: 1, heldBack: 1, first: mapping.Unfilled{Line: 7, Where: "section 1", Cell: "Category"}},
+		{name: "scaffold: unfilled cells only", mapping: string(scaffold), result: pipeline.Rejected,
+			reason: "98 unfilled cells, the first at line 7 (section 1: Implementable); 47 violations at unfilled lines held back", report: true,
+			unfilled: 98, heldBack: 47, first: mapping.Unfilled{Line: 7, Where: "section 1", Cell: "Implementable"}},
+		{name: "parse error rejects", mapping: "# Mapping: x\n\nstray text\n", result: pipeline.Rejected,
+			reason: `mapping.md cannot be parsed: 7 parse errors: line 1: missing part "## Section Classification Summary"; line 1: missing part "## PR File Summary"; line 1: missing part "## Mapped Sections"; ...`},
+		{name: "no mapping skips", result: pipeline.Skipped, reason: "no mapping.md to validate; run lolbench map tinykv-tkep-0002 or write it by hand (docs/mapping-format.md)", report: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, c, err := testcand.Build(t.TempDir(), testcand.Tinykv("../.."))
@@ -59,11 +79,19 @@ func TestValidateStage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.result == pipeline.Rejected && (len(rep.Violations) != 1 || rep.Violations[0].Rule != 8 || len(rep.Rules) != 28) {
-				t.Fatalf("report %+v", rep)
+			if tc.result == pipeline.Skipped {
+				return // the stale report is left alone
 			}
-			if tc.result == pipeline.Passed && (!rep.Passed() || len(rep.Rules) != 28) {
-				t.Fatalf("report %+v", rep)
+			if len(rep.Violations) != tc.violations || len(rep.Unfilled) != tc.unfilled || rep.HeldBack != tc.heldBack ||
+				len(rep.Rules) != 28 || rep.Passed() != (tc.result == pipeline.Passed) {
+				t.Fatalf("report: %d violations, %d unfilled, %d held back, %d rules, passed %v",
+					len(rep.Violations), len(rep.Unfilled), rep.HeldBack, len(rep.Rules), rep.Passed())
+			}
+			if tc.violations > 0 && rep.Violations[0].Rule != 8 {
+				t.Fatalf("violation %+v", rep.Violations[0])
+			}
+			if tc.unfilled > 0 && rep.Unfilled[0] != tc.first {
+				t.Fatalf("first unfilled cell %+v, want %+v", rep.Unfilled[0], tc.first)
 			}
 		})
 	}
