@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -98,7 +99,49 @@ type Recipe struct {
 	// Coverage says how line coverage is measured (issue 7); the zero
 	// value means the adapter of the candidate's language.
 	Coverage Coverage `yaml:"coverage,omitempty" json:"coverage,omitzero"`
+
+	// Dependencies from the host (issue 13 §2): containers have no network,
+	// so what a project needs beyond the image's packages comes from the
+	// host into layer 2, under FilesDir. Paths are relative to Dir.
+
+	// Files are host files copied into layer 2, each at FilesDir/<path>,
+	// readable by User and owned by root.
+	Files []string `yaml:"files,omitempty" json:"files,omitempty"`
+	// Wheels is a host folder of wheels and sdists, copied to
+	// FilesDir/<wheels>; pip installs Requirements from it with
+	// --no-index. The host fills it with pip download when a requirement
+	// is missing and pip can reach an index.
+	Wheels string `yaml:"wheels,omitempty" json:"wheels,omitempty"`
+	// Requirements are pip requirement files on the host, copied to
+	// FilesDir/<path> and installed as User from Wheels before Install.
+	Requirements []string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
+	// GoModules says whether the modules a go.mod at the repository's root
+	// requires are downloaded on the host (go mod download, through the
+	// host's GOPROXY) into layer 2's module cache: auto (the default: when
+	// it requires any and there is no vendor/modules.txt) or off.
+	GoModules string `yaml:"go_modules,omitempty" json:"go_modules,omitempty"`
+	// Imports are the Python modules of the project under test. After
+	// Install, layer 2 checks that each imports from Workdir and not from
+	// a package that shadows it; empty: the top-level packages of Workdir
+	// and Workdir/src, which are checked for shadowing only.
+	Imports []string `yaml:"imports,omitempty" json:"imports,omitempty"`
+
+	// Dir is the folder the recipe's host paths are relative to: a recipe
+	// file's folder, or the projects registry's. Load and the registry's
+	// reader set it; it is recorded so that later stages find the files.
+	Dir string `yaml:"-" json:"dir,omitempty"`
 }
+
+// FilesDir is where layer 2 keeps what the recipe brings from the host
+// (Files, Requirements, Wheels), each at its path relative to Dir. It is
+// root's: the tests can read it, not change it.
+const FilesDir = "/opt/lolbench-deps/recipe"
+
+// GoModules values.
+const (
+	GoModulesAuto = "auto"
+	GoModulesOff  = "off"
+)
 
 // Coverage adapters a recipe may name (pipeline/coverage).
 const (
@@ -167,6 +210,7 @@ type Limits struct {
 }
 
 var (
+	moduleRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 	debPackageRE = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+(=[A-Za-z0-9.+~:-]+)?$`)
 	envKeyRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	userRE       = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
@@ -317,6 +361,34 @@ func (r *Recipe) Validate() error {
 			bad("coverage.report", "%q leaves %s", c.Report, Workdir)
 		}
 	}
+	for i, f := range r.Files {
+		if msg := hostPathProblem(f); msg != "" {
+			bad(fmt.Sprintf("files[%d]", i), "%q %s", f, msg)
+		}
+	}
+	if r.Wheels != "" {
+		if msg := hostPathProblem(r.Wheels); msg != "" {
+			bad("wheels", "%q %s", r.Wheels, msg)
+		}
+	}
+	for i, f := range r.Requirements {
+		if msg := hostPathProblem(f); msg != "" {
+			bad(fmt.Sprintf("requirements[%d]", i), "%q %s", f, msg)
+		}
+	}
+	if len(r.Requirements) > 0 && r.Wheels == "" {
+		bad("requirements", "needs wheels: the folder pip installs them from, offline")
+	}
+	switch r.GoModules {
+	case "", GoModulesAuto, GoModulesOff:
+	default:
+		bad("go_modules", "%q is not one of %s, %s", r.GoModules, GoModulesAuto, GoModulesOff)
+	}
+	for i, m := range r.Imports {
+		if !moduleRE.MatchString(m) {
+			bad(fmt.Sprintf("imports[%d]", i), "%q is not a Python module name", m)
+		}
+	}
 	if c.Adapter == CoverageJaCoCo {
 		if !strings.Contains(c.Command, Placeholder) {
 			bad("coverage.command", "missing or without the %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
@@ -346,6 +418,23 @@ func resetGlobProblem(g string) string {
 	}
 	if _, err := path.Match(glob, ""); err != nil {
 		return "is not a glob: " + err.Error()
+	}
+	return ""
+}
+
+// hostPathProblem says what is wrong with a host path of the recipe: it
+// must be a clean slash path relative to the recipe's folder, inside it.
+// Links that lead out are found when the files are read (HostFiles).
+func hostPathProblem(p string) string {
+	switch {
+	case strings.TrimSpace(p) == "" || strings.ContainsAny(p, "\x00\n\r\\"):
+		return "is empty or holds a NUL byte, a line break or a backslash"
+	case strings.HasPrefix(p, "/"):
+		return "must be relative to the recipe's folder"
+	case slicesContains(strings.Split(p, "/"), ".."):
+		return "leaves the recipe's folder"
+	case path.Clean(p) != p || p == ".":
+		return "is not a clean path (no ., // or trailing /)"
 	}
 	return ""
 }
@@ -394,6 +483,9 @@ func (r Recipe) Defaults() Recipe {
 	r.Install = append([]string(nil), r.Install...)
 	r.Test.Suite = append([]string(nil), r.Test.Suite...)
 	r.Test.Reset = append([]string(nil), r.Test.Reset...)
+	r.Files = append([]string(nil), r.Files...)
+	r.Requirements = append([]string(nil), r.Requirements...)
+	r.Imports = append([]string(nil), r.Imports...)
 	if r.Env != nil {
 		env := make(map[string]string, len(r.Env))
 		for k, v := range r.Env {
@@ -418,7 +510,14 @@ func Load(path string) (*Recipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read recipe %s: %w", path, err)
 	}
-	return Parse(path, data)
+	r, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if r.Dir, err = filepath.Abs(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("read recipe %s: %w", path, err)
+	}
+	return r, nil
 }
 
 // Parse decodes a recipe from YAML and validates it; name (a file name)

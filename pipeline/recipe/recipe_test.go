@@ -103,6 +103,20 @@ func TestParseErrors(t *testing.T) {
 			"recipe r.yaml: env: \"A B\" is not a variable name\nenv.OK: value contains a NUL byte or a line break"},
 		{"empty install", "image: debian\ninstall: ['  ']\ntest: {command: 'x {tests}', format: junit}\n",
 			"recipe r.yaml: install[0]: empty command"},
+		{"host paths", "image: debian\ntest: {command: 'x {tests}', format: junit}\nfiles: [../secret, /etc/passwd, 'a/./b', 'a\\b', '']\nwheels: wheels/\nrequirements: ['x/../../y']\n",
+			"recipe r.yaml: files[0]: \"../secret\" leaves the recipe's folder\n" +
+				"files[1]: \"/etc/passwd\" must be relative to the recipe's folder\n" +
+				"files[2]: \"a/./b\" is not a clean path (no ., // or trailing /)\n" +
+				"files[3]: \"a\\\\b\" is empty or holds a NUL byte, a line break or a backslash\n" +
+				"files[4]: \"\" is empty or holds a NUL byte, a line break or a backslash\n" +
+				"wheels: \"wheels/\" is not a clean path (no ., // or trailing /)\n" +
+				"requirements[0]: \"x/../../y\" leaves the recipe's folder"},
+		{"requirements without wheels", "image: debian\ntest: {command: 'x {tests}', format: junit}\nrequirements: [req.txt]\n",
+			"recipe r.yaml: requirements: needs wheels: the folder pip installs them from, offline"},
+		{"go modules and imports", "image: debian\ntest: {command: 'x {tests}', format: junit}\ngo_modules: always\nimports: [packaging, 'os.path', '1x', 'a-b']\n",
+			"recipe r.yaml: go_modules: \"always\" is not one of auto, off\n" +
+				"imports[2]: \"1x\" is not a Python module name\n" +
+				"imports[3]: \"a-b\" is not a Python module name"},
 		{"not a mapping", "- a\n- b\n", "recipe r.yaml"},
 		{"garbage", "{{{{", "recipe r.yaml"},
 	}

@@ -401,6 +401,11 @@ func Parse(file, dir string, data []byte) (*Registry, error) {
 			continue
 		}
 		p.index = i
+		if p.Recipe != nil {
+			// A recipe's host paths (files, wheels, requirements) are
+			// relative to the registry's folder (docs/projects.md).
+			p.Recipe.Dir = dir
+		}
 	}
 	for _, e := range r.validate() {
 		if !sh.silenced(e.Field) {

@@ -73,7 +73,8 @@ func TestParseGood(t *testing.T) {
 	if th := Defaults().Apply(tk.Thresholds); th != (Thresholds{MinLoC: 300, MinChangedLines: 1000, MinFiles: 10, MinSourceShare: 0.6, MinTestFiles: 1}) {
 		t.Errorf("thresholds = %+v", th)
 	}
-	if tk.Recipe == nil || tk.Recipe.Image != "golang:1.22" || tk.Recipe.Test.Command != "go test -json {tests}" {
+	// The recipe's host paths are relative to the registry's folder.
+	if tk.Recipe == nil || tk.Recipe.Image != "golang:1.22" || tk.Recipe.Test.Command != "go test -json {tests}" || tk.Recipe.Dir != "/reg" {
 		t.Errorf("recipe = %#v", tk.Recipe)
 	}
 	if got, err := r.Resolve(tk.Field("path"), tk.Path); err != nil || got != filepath.Join("/reg", "repo") {
