@@ -46,8 +46,9 @@ func newCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 
 --variant spec writes the specification variant instead (paper §4): the same
 tasks with the EP followed by the reference solution's changed-file tree and
-the signatures of its new and changed public classes and functions (see
-'lolbench spec', which computes the same text):
+the signatures of its new and changed public classes and functions and its
+new public fields and constants (see 'lolbench spec', which computes the same
+text):
 
   harbor    <out>/harbor-spec/<id>-spec/, the plain task folder with
             instruction.md replaced by the spec instruction, task.toml named

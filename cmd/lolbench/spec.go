@@ -32,7 +32,7 @@ func newCmdSpec(f *Factory, runF func(*SpecOptions) error) *cobra.Command {
 	opts := &SpecOptions{}
 	cmd := &cobra.Command{
 		Use:   "spec CANDIDATE...",
-		Short: "Write the specification variant's instruction (EP + file tree + public signatures)",
+		Short: "Write the specification variant's instruction (EP + file tree + public signatures and fields)",
 		Long: `Spec writes candidates/<id>/task/instruction.spec.md for built candidates:
 the task's instruction.md (preamble and EP), then a section derived from the
 reference solution, as in the paper's "specification" setting:
@@ -41,9 +41,10 @@ reference solution, as in the paper's "specification" setting:
     marked new, changed, deleted or renamed; the PR's test files (the build
     stage's test patch) are left out;
   - the signatures of the public classes and functions the solution adds or
-    changes, read with tree-sitter from the post-change files, grouped by
-    file in one code block per file; a changed method comes with the
-    classes around it, for context.
+    changes, and the declarations of the public fields, constants and class
+    attributes it adds, read with tree-sitter from the post-change files,
+    grouped by file in one code block per file; a changed method or a new
+    field comes with the classes around it, for context.
 
 Only languages with tree-sitter scopes give signatures (see
 docs/maintainers.md); other files appear in the tree only.

@@ -57,7 +57,7 @@ func TestSpecCommand(t *testing.T) {
 	}
 	out, errOut, code := runCLI(t, "spec", "tinykv-tkep-0002", "--workspace", dir)
 	path := filepath.Join(c.Dir, "task", "instruction.spec.md")
-	if code != 0 || out != path+"\n" || errOut != "tinykv-tkep-0002: 8 file(s), 18 signature(s), 0 file(s) without signatures read\n" {
+	if code != 0 || out != path+"\n" || errOut != "tinykv-tkep-0002: 8 file(s), 23 signature(s), 0 file(s) without signatures read\n" {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	data, err := os.ReadFile(path)
@@ -87,8 +87,10 @@ func TestSpecCommand(t *testing.T) {
 	}
 	want := []string{"Python Client ", "Python Client.set changed", "Python Client.ttl new", "Go Server.Handle changed",
 		"Go Save changed", "Go Load changed", "Go Store.Sweep new", "Go Store.StartSweeper new",
+		"Go ErrInvalidTTL new", "Go NoExpiry new", "Go Missing new",
 		"Go New changed", "Go NewWithClock new", "Go Store.Set changed", "Go Store.SetWithTTL new", "Go Store.TTL new",
-		"Go Store.Get changed", "Go Store.Delete changed", "Go Store.Keys changed", "Go Store.Items changed", "Go Store.Restore changed"}
+		"Go Store.Get changed", "Go Store.Delete changed", "Go Store.Keys changed", "Go Item ", "Go Item.ExpiresAt new",
+		"Go Store.Items changed", "Go Store.Restore changed"}
 	if rows[0].ID != "tinykv-tkep-0002" || rows[0].Path != path || !reflect.DeepEqual(got, want) {
 		t.Fatalf("json: %s %s %q", rows[0].ID, rows[0].Path, got)
 	}

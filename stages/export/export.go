@@ -369,7 +369,7 @@ func specTask(dir, id string, instruction []byte) error {
 		return err
 	}
 	plain := strings.TrimSuffix(id, "-"+Spec)
-	note := fmt.Sprintf("\n## Specification variant\n\nThis is %s, the specification variant of %s/%s: `instruction.md` adds to the proposal the files the reference solution changes and the signatures of the public classes and functions it adds or changes (`lolbench spec`). The environment, the reference solution and the verifier are the plain task's; `reward.json` names the plain task.\n", name, harbor.Org, plain)
+	note := fmt.Sprintf("\n## Specification variant\n\nThis is %s, the specification variant of %s/%s: `instruction.md` adds to the proposal the files the reference solution changes and the signatures of the public classes and functions it adds or changes, with the public fields and constants it adds (`lolbench spec`). The environment, the reference solution and the verifier are the plain task's; `reward.json` names the plain task.\n", name, harbor.Org, plain)
 	return os.WriteFile(filepath.Join(dir, harbor.Readme), append(readme, note...), 0o644)
 }
 

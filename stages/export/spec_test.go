@@ -100,7 +100,7 @@ func TestExportHarborSpec(t *testing.T) {
 	}
 	wantReadme := read(t, filepath.Join(pdir, "README.md")) + "\n## Specification variant\n\n" +
 		"This is lolbench/tinykv-tkep-0002-spec, the specification variant of lolbench/tinykv-tkep-0002: `instruction.md` adds to the proposal " +
-		"the files the reference solution changes and the signatures of the public classes and functions it adds or changes (`lolbench spec`). " +
+		"the files the reference solution changes and the signatures of the public classes and functions it adds or changes, with the public fields and constants it adds (`lolbench spec`). " +
 		"The environment, the reference solution and the verifier are the plain task's; `reward.json` names the plain task.\n"
 	if got := read(t, filepath.Join(sdir, "README.md")); got != wantReadme {
 		t.Fatalf("spec README.md:\n%s", got)

@@ -4,8 +4,9 @@
 // candidate it lists the files the reference solution changes (the build
 // stage's solution side: the PR without the paths of its test patch) and
 // the signatures of the public classes and functions the solution adds or
-// changes, read with tree-sitter (pipeline/syntax), and renders them as a
-// Markdown section.
+// changes, with the public data members it adds (fields, constants, class
+// attributes: issue 12 §1, they are public API too), read with tree-sitter
+// (pipeline/syntax), and renders them as a Markdown section.
 //
 // The same section feeds both outputs, so there is one way to make it:
 // `lolbench spec` writes task/instruction.spec.md (the task's
@@ -62,17 +63,20 @@ type ChangedFile struct {
 	Signatures []Signature `json:"signatures,omitempty"`
 }
 
-// Signature is one class or function of the post-change file.
+// Signature is one class, function or data member of the post-change
+// file.
 type Signature struct {
-	// Name is the qualified name ("Store.TTL").
+	// Name is the qualified name ("Store.TTL", "Item.ExpiresAt").
 	Name string `json:"name"`
-	// Text is the declaration up to its body (syntax.Entity.Signature).
+	// Text is the declaration up to its body (syntax.Entity.Signature),
+	// or a member's one-line declaration (syntax.Member.Declaration).
 	Text string `json:"text"`
 	// Change is New, Changed, or empty for a class listed only because
 	// it holds a listed member (context).
 	Change string `json:"change,omitempty"`
 	// Depth is the number of listed entities whose lines hold this one:
-	// a Python method under its class is 1, a Go method 0.
+	// a Python method under its class is 1, a Go method 0, a Go struct
+	// field 1.
 	Depth int `json:"depth"`
 }
 
@@ -137,6 +141,16 @@ func FromChange(ctx context.Context, repo *diff.Repo, ch *diff.Change, testPaths
 	if err != nil {
 		return nil, err
 	}
+	// The members' files are chosen and skipped as Resolve's are, so
+	// res.Skipped names the files of both.
+	mres, err := syntax.NewMembers(ctx, repo.Dir(), sol, syntax.Options{})
+	if err != nil {
+		return nil, err
+	}
+	members := map[string][]syntax.Member{}
+	for _, fm := range mres.Files {
+		members[fm.File] = fm.Members
+	}
 	newKeys := map[string]map[[2]string]bool{}
 	for _, fr := range res.Files {
 		m := map[[2]string]bool{}
@@ -159,7 +173,7 @@ func FromChange(ctx context.Context, repo *diff.Repo, ch *diff.Change, testPaths
 		if f.Status == diff.Renamed {
 			cf.OldPath = f.OldPath
 		}
-		if f.Status != diff.Deleted && (len(newKeys[f.Path()]) > 0 || len(changed[f.Path()]) > 0) {
+		if f.Status != diff.Deleted && (len(newKeys[f.Path()]) > 0 || len(changed[f.Path()]) > 0 || len(members[f.Path()]) > 0) {
 			cf.Language = syntax.ParseLanguage(f.Path(), f.Language)
 			src, err := repo.ReadFile(ch.Head, f.Path())
 			if err != nil {
@@ -169,7 +183,7 @@ func FromChange(ctx context.Context, repo *diff.Repo, ch *diff.Change, testPaths
 			if err != nil {
 				return nil, fmt.Errorf("%s at %s: %w", f.Path(), ch.Head, err)
 			}
-			cf.Signatures = signatures(ents, newKeys[f.Path()], changed[f.Path()])
+			cf.Signatures = signatures(ents, newKeys[f.Path()], changed[f.Path()], members[f.Path()])
 			if len(cf.Signatures) == 0 {
 				cf.Language = ""
 			}
@@ -183,17 +197,49 @@ func FromChange(ctx context.Context, repo *diff.Repo, ch *diff.Change, testPaths
 // signatures picks the exported entities of a post-change file that are
 // new (their qualified name is one of newKeys) or changed (a changed
 // function scope, matched by name and, when the scope has added lines,
-// by holding one of them: overloads share a name). The classes around a
-// picked member come along for context. Entities are listed containers
-// first (by first line, the longer span first), and every step is linear
-// in the number of entities, whatever their nesting (hostile input).
-func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []syntax.Scope) []Signature {
+// by holding one of them: overloads share a name), and the file's new
+// public members (syntax.NewMembers: issue 12 §1 counts the fields,
+// constants and class attributes a PR adds as public API). The classes
+// around a picked entity or member come along for context. Everything is
+// listed containers first (by first line, the longer span first, an
+// entity before a member on the same lines), so a member sits under its
+// class among the class's methods, and a module-level one between the
+// functions around it. A declaration that names several new members
+// (A = B = 0; int MAX = 10, MIN = 1) is listed once, under its first name.
+// Every step is linear in the number of entities and members, whatever
+// their nesting (hostile input).
+func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []syntax.Scope, members []syntax.Member) []Signature {
 	byKey := map[[2]string][][]int{} // scope key -> sorted added lines of each scope
 	for _, sc := range scopes {
 		k := [2]string{sc.Class, sc.Function}
 		byKey[k] = append(byKey[k], slices.Sorted(slices.Values(sc.PostLines)))
 	}
-	change := make([]string, len(ents))
+	// Items 0..n-1 are the entities, n and up the members, each
+	// declaration once.
+	n := len(ents)
+	type decl struct {
+		start, end int
+		text       string
+	}
+	var mems []syntax.Member
+	seen := map[decl]bool{}
+	for _, m := range members {
+		if k := (decl{m.Start, m.End, m.Declaration}); !seen[k] {
+			seen[k] = true
+			mems = append(mems, m)
+		}
+	}
+	span := func(i int) (start, end int) {
+		if i < n {
+			return ents[i].Start, ents[i].End
+		}
+		return mems[i-n].Start, mems[i-n].End
+	}
+	isFunction := func(i int) bool { return i < n && ents[i].IsFunction() }
+	change := make([]string, n+len(mems))
+	for i := n; i < len(change); i++ {
+		change[i] = New
+	}
 	for i, e := range ents {
 		// An impl block is no symbol of its own (it shares its type's
 		// name); it is listed only around a listed method.
@@ -215,44 +261,54 @@ func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []synta
 			}
 		}
 	}
-	// parent[i] is the innermost entity whose lines hold entity i's, found
-	// with a stack over the entities in container-first order.
-	order := make([]int, len(ents))
+	// parent[i] is the innermost entity whose lines hold item i's (a
+	// member's first line), found with a stack of entities over the items
+	// in container-first order; the stable sort keeps entities before
+	// members on the same lines. A member holds nothing.
+	order := make([]int, len(change))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(ents[a].Start, ents[b].Start), cmp.Compare(ents[b].End, ents[a].End))
+		as, ae := span(a)
+		bs, be := span(b)
+		return cmp.Or(cmp.Compare(as, bs), cmp.Compare(be, ae))
 	})
-	parent := make([]int, len(ents))
+	parent := make([]int, len(change))
 	var stack []int
 	for _, i := range order {
-		for len(stack) > 0 && ents[stack[len(stack)-1]].End < ents[i].End {
+		start, end := span(i)
+		if i >= n {
+			end = start
+		}
+		for len(stack) > 0 && ents[stack[len(stack)-1]].End < end {
 			stack = stack[:len(stack)-1]
 		}
 		parent[i] = -1
 		if len(stack) > 0 {
 			parent[i] = stack[len(stack)-1]
 		}
-		stack = append(stack, i)
+		if i < n {
+			stack = append(stack, i)
+		}
 	}
-	// Every class around a picked entity is listed; each ancestor is
+	// Every class around a picked item is listed; each ancestor is
 	// walked once.
-	listed := make([]bool, len(ents))
-	walked := make([]bool, len(ents))
-	for i := range ents {
+	listed := make([]bool, len(change))
+	walked := make([]bool, len(change))
+	for i := range change {
 		if change[i] == "" {
 			continue
 		}
 		listed[i] = true
 		for p := parent[i]; p >= 0 && !walked[p]; p = parent[p] {
 			walked[p] = true
-			if !ents[p].IsFunction() {
+			if !isFunction(p) {
 				listed[p] = true
 			}
 		}
 	}
-	depth := make([]int, len(ents))
+	depth := make([]int, len(change))
 	var out []Signature
 	for _, i := range order {
 		if p := parent[i]; p >= 0 {
@@ -261,9 +317,14 @@ func signatures(ents []syntax.Entity, newKeys map[[2]string]bool, scopes []synta
 				depth[i]++
 			}
 		}
-		if listed[i] {
+		switch {
+		case !listed[i]:
+		case i < n:
 			e := ents[i]
 			out = append(out, Signature{Name: e.Name(), Text: e.Signature, Change: change[i], Depth: depth[i]})
+		default:
+			m := mems[i-n]
+			out = append(out, Signature{Name: m.Qualified(), Text: m.Declaration, Change: New, Depth: depth[i]})
 		}
 	}
 	return out
@@ -326,7 +387,7 @@ func Append(doc, section []byte) []byte {
 func (s *Spec) Markdown() []byte {
 	var b bytes.Buffer
 	b.WriteString("## Specification from the reference solution\n\n")
-	b.WriteString("In this variant of the task the proposal comes with a narrower specification, taken from the implementation the project's maintainers merged: the files it touches (its tests left out) and the public classes and functions it adds or changes. ")
+	b.WriteString("In this variant of the task the proposal comes with a narrower specification, taken from the implementation the project's maintainers merged: the files it touches (its tests left out), the public classes and functions it adds or changes, and the public fields and constants it adds. ")
 	b.WriteString("The hidden tests were written against that implementation, so use these paths, names and signatures; the proposal above still says how the code must behave.\n\n")
 	b.WriteString("### Files to change\n\n")
 	if len(s.Files) == 0 {
@@ -334,15 +395,15 @@ func (s *Spec) Markdown() []byte {
 	} else {
 		fenced(&b, "text", s.tree())
 	}
-	b.WriteString("### Public classes and functions\n\n")
+	b.WriteString("### Public classes, functions, fields and constants\n\n")
 	n := 0
 	for _, f := range s.Files {
 		n += len(f.Signatures)
 	}
 	if n == 0 {
-		b.WriteString("None: the reference solution adds or changes no public class or function that could be read.\n\n")
+		b.WriteString("None: the reference solution adds or changes no public class, function, field or constant that could be read.\n\n")
 	} else {
-		b.WriteString("Signatures as they read after the change, grouped by file. `new` marks what the implementation adds and `changed` what it modifies; unmarked lines are the classes around them, shown for context.\n\n")
+		b.WriteString("Signatures and declarations as they read after the change, grouped by file, fields under their class. `new` marks what the implementation adds and `changed` what it modifies; unmarked lines are the classes around them, shown for context.\n\n")
 		for _, f := range s.Files {
 			if len(f.Signatures) == 0 {
 				continue
