@@ -56,6 +56,10 @@ type Info struct {
 	PR      PRInfo   `json:"pr"`
 	Checks  []Check  `json:"criteria"`
 	Pending []string `json:"pending,omitempty"`
+	// Notes say what collection inferred rather than read: a PR date
+	// taken from git because GitHub could not be asked, an EP text older
+	// than its file's tip.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // EPInfo describes the proposal.
@@ -66,6 +70,9 @@ type EPInfo struct {
 	Status  string    `json:"status,omitempty"`
 	Created time.Time `json:"created"`
 	URL     string    `json:"url,omitempty"`
+	// Revision is the commit of a git EP source that the EP text was read
+	// at: the last commit at or before the PR's merge.
+	Revision string `json:"revision,omitempty"`
 }
 
 // PRInfo describes the implementing pull request.

@@ -169,9 +169,12 @@ type Search struct {
 }
 
 // Link is one curated EP-PR pair. For a GitHub project the PR number is
-// enough (the rest is fetched); a local project gives everything, so that
-// collection needs no network: base and head revisions of the local
-// repository and the PR's dates.
+// enough (the rest is fetched); a local project gives at least the base
+// and head revisions of the local repository, so that collection needs no
+// network. Without GitHub (no repo, or an offline run that no earlier run
+// recorded the PR for), a date the link leaves out comes from git and
+// collection says so: merged_at is the head commit's committer date and
+// created_at the PR's first commit.
 type Link struct {
 	EP          Number `yaml:"ep"`
 	PR          int    `yaml:"pr"`
@@ -197,7 +200,7 @@ type Link struct {
 }
 
 // Complete reports whether the link carries everything collection needs
-// without GitHub.
+// without GitHub and without guessing a date from git.
 func (l *Link) Complete() bool {
 	return l.Base != "" && l.Head != "" && !l.Created.IsZero() && !l.Merged.IsZero()
 }
@@ -795,8 +798,9 @@ func (p *Project) validateLinks(ps *problems) {
 			}
 		}
 		if p.Repo == "" {
-			// No GitHub to ask: the entry must say everything.
-			for _, m := range []struct{ key, v string }{{"base", c.Base}, {"head", c.Head}, {"created_at", c.CreatedAt}, {"merged_at", c.MergedAt}} {
+			// No GitHub to ask: the entry must name the commits; the
+			// dates it leaves out are read from them.
+			for _, m := range []struct{ key, v string }{{"base", c.Base}, {"head", c.Head}} {
 				if m.v == "" {
 					ps.add(fld("."+m.key), "required for a project without a GitHub repo")
 				}

@@ -157,7 +157,6 @@ func TestParseErrors(t *testing.T) {
 			strings.Join([]string{
 				"p.yaml:12: projects[0].links.search: a search needs the project's GitHub repo",
 				"p.yaml:15: projects[0].links.curated[0].head: required for a project without a GitHub repo",
-				"p.yaml:15: projects[0].links.curated[0].merged_at: required for a project without a GitHub repo",
 				"p.yaml:15: projects[0].links.curated[0]: give both base and head, or neither",
 				"p.yaml:16: projects[0].links.curated[0].pr: required: the PR number, a positive integer",
 				`p.yaml:17: projects[0].links.curated[0].created_at: "soon" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)`,
@@ -165,8 +164,6 @@ func TestParseErrors(t *testing.T) {
 				"p.yaml:19: projects[0].links.curated[1].ep: required: the proposal number",
 				"p.yaml:19: projects[0].links.curated[1].base: required for a project without a GitHub repo",
 				"p.yaml:19: projects[0].links.curated[1].head: required for a project without a GitHub repo",
-				"p.yaml:19: projects[0].links.curated[1].created_at: required for a project without a GitHub repo",
-				"p.yaml:19: projects[0].links.curated[1].merged_at: required for a project without a GitHub repo",
 				"p.yaml:20: projects[0].links.curated[1].open_prs[0]: must be a positive PR number, got -1",
 			}, "\n")},
 		{"duplicate project", minimal("  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps: {kind: local, dir: e, glob: \"*\", name: \"X {n}\"}\n    links: {search: {patterns: [\"X {n}\"]}}\n"),

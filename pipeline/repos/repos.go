@@ -251,6 +251,21 @@ func commit(r *git.Repository, sha string) (*object.Commit, error) {
 	return c, nil
 }
 
+// CommitterDate returns the committer time of commit sha (40 hex digits)
+// in UTC: when the commit landed where it is, which for a PR's head is the
+// best date git has for its merge when GitHub cannot be asked.
+func CommitterDate(dir, sha string) (time.Time, error) {
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("open %s: %w", dir, err)
+	}
+	c, err := commit(r, sha)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %w", dir, err)
+	}
+	return c.Committer.When.UTC(), nil
+}
+
 // maxWalk bounds FirstCommit's history walk; a PR is never that long.
 const maxWalk = 200_000
 

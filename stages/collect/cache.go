@@ -66,6 +66,12 @@ func (c *cache) getFinal(name, what string, v any, fetch func() (final bool, err
 	return workspace.WriteJSON(p, v)
 }
 
+// has reports whether the checkpoint name exists.
+func (c *cache) has(name string) bool {
+	_, err := os.Stat(c.path(name))
+	return err == nil
+}
+
 // store records v under name (decisions and funnels, rewritten each run).
 func (c *cache) store(name string, v any) error {
 	return workspace.WriteJSON(c.path(name), v)

@@ -222,6 +222,7 @@ type projectRun struct {
 	stale    map[string][]staleInfo // candidate id -> why its proposal or pairs were dropped
 	keptIDs  map[string]bool
 	fetchedN map[int]bool // PR heads fetched this run
+	epGit    *gitSource   // the EP source, when it is a git repository
 }
 
 type staleInfo struct {
@@ -344,6 +345,9 @@ type pair struct {
 	data       *prData
 	base, head string // resolved 40-hex SHAs, once known
 	merge      string
+	// notes say what was inferred rather than read (Note); they go to
+	// the decision, the funnel, the log and candidate.json.
+	notes []string
 }
 
 // prData is what collection knows of a PR, from GitHub or the registry.
@@ -369,6 +373,7 @@ type Decision struct {
 	Reason     string              `json:"reason,omitempty"`
 	Checks     []pipeline.Check    `json:"criteria"`
 	Thresholds registry.Thresholds `json:"thresholds"`
+	Notes      []string            `json:"notes,omitempty"`
 }
 
 // evaluate applies the criteria to one pair in funnel order and writes the
@@ -381,7 +386,7 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	var checks []pipeline.Check
 	dec := func(step, reason string) error {
 		d := Decision{Candidate: id, EP: pa.ep.ID, PR: pa.ref.number, Kept: step == "", Step: step, Reason: reason,
-			Checks: sortChecks(checks), Thresholds: pr.th}
+			Checks: sortChecks(checks), Thresholds: pr.th, Notes: pa.notes}
 		if d.Checks == nil {
 			d.Checks = []pipeline.Check{}
 		}
@@ -452,21 +457,30 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	}
 	pr.funnel.consider(CritImplementable, 1)
 
+	text, rev, err := pr.epAtMerge(ctx, pa, d.MergedAt)
+	if err != nil {
+		return err
+	}
+	epURL := pa.ep.URL
+	if rev != "" && pr.epGit.repo != "" {
+		epURL = pr.epGit.blobURL(rev, pa.ep.Path)
+	}
 	info := &pipeline.Info{
 		ID: id, Project: pr.p.Name, Repo: pr.p.Repo, Language: pr.p.Language, Domain: pr.p.Domain,
 		RepoDir: pr.repoRel,
 		EP: pipeline.EPInfo{ID: pa.ep.ID, Title: pa.ep.Title, File: epFile(pa.ep.Format), Status: pa.ep.Status,
-			Created: pa.ep.Created, URL: pa.ep.URL},
+			Created: pa.ep.Created, URL: epURL, Revision: rev},
 		PR: pipeline.PRInfo{Number: d.Number, Title: d.Title, Author: d.Author, URL: d.URL,
 			CreatedAt: d.CreatedAt, MergedAt: d.MergedAt, FirstCommit: d.FirstCommit,
 			BaseSHA: pa.base, HeadSHA: pa.head, MergeSHA: pa.merge},
 		Checks:  sortChecks(checks),
 		Pending: []string{CritImplementable},
+		Notes:   pa.notes,
 	}
 	if pr.keptIDs[id] {
 		return fmt.Errorf("candidate id %s is made twice; make eps.name tell the proposals apart", id)
 	}
-	if err := pr.writeCandidate(info, pa.ep, pa.ref.link); err != nil {
+	if err := pr.writeCandidate(info, text, pa.ref.link); err != nil {
 		return err
 	}
 	pr.keptIDs[id] = true
@@ -489,34 +503,28 @@ func sortChecks(cs []pipeline.Check) []pipeline.Check {
 }
 
 // details returns the PR's metadata: the curated entry when it is complete
-// (or GitHub is not the project's), else GitHub's (checkpointed).
+// or GitHub cannot be asked (noGitHub), else GitHub's (checkpointed).
 func (pr *projectRun) details(ctx context.Context, pa *pair) (*prData, error) {
 	if pa.data != nil {
 		return pa.data, nil
 	}
 	n := pa.ref.number
-	if l := pa.ref.link; l != nil && (l.Complete() || pr.p.Repo == "") {
+	if l := pa.ref.link; l != nil && (l.Complete() || pr.noGitHub(l) != "") {
 		d := &prData{Number: n, Title: oneLine(l.Title), Author: l.Author, URL: l.URL, CreatedAt: l.Created,
 			MergedAt: l.Merged, FirstCommit: l.First, BaseRev: l.Base, HeadRev: l.Head, MergeRev: l.Merge}
 		if d.URL == "" && pr.p.Repo != "" {
 			d.URL = fmt.Sprintf("https://github.com/%s/pull/%d", pr.p.Repo, n)
 		}
 		pa.data = d
-		if d.FirstCommit.IsZero() {
-			// The first commit of the change, from git (base..head).
-			if why, err := pr.revisions(ctx, pa); err != nil {
-				return nil, err
-			} else if why == "" {
-				first, _, err := repos.FirstCommit(pr.repoDir, pa.base, pa.head)
-				if err != nil {
-					return nil, err
-				}
-				d.FirstCommit = first
-			}
+		if err := pr.datesFromGit(ctx, pa); err != nil {
+			return nil, err
 		}
 		return d, nil
 	}
 	meta, err := pr.pullRequest(ctx, n)
+	if errors.Is(err, ErrNotCached) && pa.ref.link != nil {
+		return nil, fmt.Errorf("%w, or give the PR's base and head at %s so that collect needs no GitHub", err, pr.where(pa.ref.linkIndex))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -547,10 +555,87 @@ func (pr *projectRun) details(ctx context.Context, pa *pair) (*prData, error) {
 	return d, nil
 }
 
+// noGitHub says why GitHub is not asked about a curated link, or "" when it
+// is: the project has no GitHub repo, or the run is offline, no earlier run
+// recorded the PR, and the link names its commits, which then stand in for
+// GitHub's answer (the curator says the PR was merged).
+func (pr *projectRun) noGitHub(l *registry.Link) string {
+	switch {
+	case pr.p.Repo == "":
+		return "the project has no GitHub repo"
+	case pr.s.Offline && l.Base != "" && l.Head != "" && !pr.cache.has(prFile(l.PR)):
+		return fmt.Sprintf("the run is offline and no earlier run recorded #%d", l.PR)
+	}
+	return ""
+}
+
+// where names a curated link for a message: "projects.yaml:15
+// (projects[0].links.curated[0])".
+func (pr *projectRun) where(linkIndex int) string {
+	field := pr.p.Field(fmt.Sprintf("links.curated[%d]", linkIndex))
+	var re *registry.Error
+	if errors.As(pr.reg.Errorf(field, ""), &re) && re.Line > 0 {
+		return fmt.Sprintf("%s:%d (%s)", re.File, re.Line, field)
+	}
+	return fmt.Sprintf("%s (%s)", pr.reg.File, field)
+}
+
+// datesFromGit fills the dates a curated link leaves out from the PR's
+// commits, and says so in a note: the first commit is the earliest author
+// date in base..head; merged_at is the head commit's committer date, the
+// last time the PR's work was written and the closest git comes to its
+// merge; created_at is the first commit, which criterion 3 compares with
+// the EP anyway (the earlier of the two).
+func (pr *projectRun) datesFromGit(ctx context.Context, pa *pair) error {
+	d := pa.data
+	if !d.FirstCommit.IsZero() && !d.MergedAt.IsZero() && !d.CreatedAt.IsZero() {
+		return nil
+	}
+	if why, err := pr.revisions(ctx, pa); err != nil || why != "" {
+		return err // a curated link's commits are never a reason to drop
+	}
+	if d.FirstCommit.IsZero() {
+		first, _, err := repos.FirstCommit(pr.repoDir, pa.base, pa.head)
+		if err != nil {
+			return err
+		}
+		d.FirstCommit = first
+	}
+	why := pr.noGitHub(pa.ref.link)
+	if why == "" {
+		return nil // a complete link needs no guess
+	}
+	if d.MergedAt.IsZero() {
+		t, err := repos.CommitterDate(pr.repoDir, pa.head)
+		if err != nil {
+			return err
+		}
+		d.MergedAt = t
+		pr.note(pa, fmt.Sprintf("merged_at %s is the committer date of the head commit %s: the curated link gives no merged_at and %s",
+			stamp(t), pa.head[:12], why))
+	}
+	if d.CreatedAt.IsZero() && !d.FirstCommit.IsZero() {
+		d.CreatedAt = d.FirstCommit
+		pr.note(pa, fmt.Sprintf("created_at %s is the PR's first commit (the earliest author date in base..head): the curated link gives no created_at and %s",
+			stamp(d.CreatedAt), why))
+	}
+	return nil
+}
+
+// note records something inferred rather than read about a pair: in its
+// decision and candidate.json, in the funnel and in the log.
+func (pr *projectRun) note(pa *pair, text string) {
+	pa.notes = append(pa.notes, text)
+	pr.funnel.Notes = append(pr.funnel.Notes, Note{EP: pa.ep.ID, PR: pa.ref.number, Note: text})
+	pr.s.logf(pr.env, "%s: %s #%d: %s", pr.p.Name, pa.ep.ID, pa.ref.number, text)
+}
+
+func prFile(n int) string { return fmt.Sprintf("github/pr-%d.json", n) }
+
 // pullRequest returns a PR's GitHub metadata (checkpointed).
 func (pr *projectRun) pullRequest(ctx context.Context, n int) (*gh.PR, error) {
 	var meta gh.PR
-	err := pr.cache.get(fmt.Sprintf("github/pr-%d.json", n), fmt.Sprintf("pull request %s#%d", pr.p.Repo, n), &meta, func() error {
+	err := pr.cache.get(prFile(n), fmt.Sprintf("pull request %s#%d", pr.p.Repo, n), &meta, func() error {
 		c, err := pr.s.client(pr.env)
 		if err != nil {
 			return err
@@ -784,7 +869,7 @@ func (pr *projectRun) sourceLoC(ctx context.Context, sha string) (int64, error) 
 
 // writeCandidate writes candidate.json and the EP text, leaving files whose
 // content is unchanged untouched.
-func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP, link *registry.Link) error {
+func (pr *projectRun) writeCandidate(info *pipeline.Info, text []byte, link *registry.Link) error {
 	dir, err := pr.ws.CandidateDir(info.ID)
 	if err != nil {
 		return err
@@ -795,7 +880,7 @@ func (pr *projectRun) writeCandidate(info *pipeline.Info, e *EP, link *registry.
 			return err
 		}
 	}
-	if err := writeIfChanged(filepath.Join(dir, info.EP.File), e.Text); err != nil {
+	if err := writeIfChanged(filepath.Join(dir, info.EP.File), text); err != nil {
 		return err
 	}
 	for _, other := range []string{"ep.md", "ep.rst"} {

@@ -146,7 +146,7 @@ func wantInfo(fx *fixture, epSHA string) *pipeline.Info {
 	return &pipeline.Info{
 		ID: "widget-wep-0002", Project: "widget", Repo: "acme/widget", Language: "Go", Domain: "tooling", RepoDir: "repos/widget",
 		EP: pipeline.EPInfo{ID: "WEP 2", Title: "Widget proposal 2", File: "ep.md", Status: "Accepted", Created: at("2026-01-01T00:00:00Z"),
-			URL: "https://github.com/acme/widget/blob/" + epSHA + "/proposals/wep-0002.md"},
+			URL: "https://github.com/acme/widget/blob/" + epSHA + "/proposals/wep-0002.md", Revision: epSHA},
 		PR: pipeline.PRInfo{Number: 2, Title: "WEP 2: widgets", Author: "dev", URL: "https://github.com/acme/widget/pull/2",
 			CreatedAt: at("2026-03-02T10:00:00Z"), MergedAt: at("2026-03-03T10:00:00Z"), FirstCommit: at("2026-03-02T02:00:00Z"),
 			BaseSHA: sha("h1"), HeadSHA: sha("h2"), MergeSHA: sha("m2")},

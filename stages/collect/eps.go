@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,9 @@ type EP struct {
 	Format      ep.Format
 	Text        []byte
 	URL         string
+	// textPath is the file Text was read from: Path, or the text beside
+	// a kep.yaml.
+	textPath string
 }
 
 // rawEP is a proposal file before its metadata is read.
@@ -92,7 +96,7 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 				continue
 			}
 			if git != nil && git.repo != "" {
-				e.URL = fmt.Sprintf("https://github.com/%s/blob/%s/%s", git.repo, git.commit, r.path)
+				e.URL = git.blobURL(git.commit.String(), r.path)
 			}
 			eps = append(eps, e)
 		}
@@ -100,6 +104,7 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 			if err := git.dateFromHistory(ctx, eps); err != nil {
 				return nil, err
 			}
+			pr.epGit = git
 		}
 	} else {
 		pr.funnel.consider(StepEPs, len(eps))
@@ -198,6 +203,14 @@ type gitSource struct {
 	r      *git.Repository
 	commit plumbing.Hash
 	tree   *object.Tree
+	// line is the first-parent history from commit, read as far as
+	// asOf needed it; lineEnd says it reached the first commit.
+	line    []*object.Commit
+	lineEnd bool
+}
+
+func (g *gitSource) blobURL(commit, p string) string {
+	return fmt.Sprintf("https://github.com/%s/blob/%s/%s", g.repo, commit, p)
 }
 
 func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
@@ -350,6 +363,114 @@ func (g *gitSource) dateFromHistory(ctx context.Context, eps []*EP) error {
 
 var errStopWalk = errors.New("stop")
 
+// epAtMerge returns the EP text a kept pair's candidate gets and, for a
+// git source, the commit it was read at. A proposal keeps changing after
+// its PR merged (status updates, rewrites, later amendments), and the PR
+// implemented the text it saw, so the text is the one of the last commit
+// of the EP repository at or before the merge; any other outcome (the
+// merge date unknown, the file not there yet) falls back to the tip and
+// says so. Metadata (status, created date) stays the tip's: selection
+// asks where the proposal stands now.
+func (pr *projectRun) epAtMerge(ctx context.Context, pa *pair, merged time.Time) ([]byte, string, error) {
+	g, e := pr.epGit, pa.ep
+	if g == nil || e.textPath == "" {
+		return e.Text, "", nil
+	}
+	tip := g.commit.String()
+	if merged.IsZero() {
+		pr.note(pa, fmt.Sprintf("the PR's merge date is unknown, so %s is the text at the tip %s of the EP repository", epFile(e.Format), tip[:12]))
+		return e.Text, tip, nil
+	}
+	c, err := g.asOf(ctx, merged)
+	if err != nil {
+		return nil, "", err
+	}
+	if c == nil {
+		pr.note(pa, fmt.Sprintf("the EP repository has no commit at or before the PR's merge (%s), so %s is the text at its tip %s",
+			stamp(merged), epFile(e.Format), tip[:12]))
+		return e.Text, tip, nil
+	}
+	rev := c.Hash.String()
+	if c.Hash == g.commit {
+		return e.Text, rev, nil
+	}
+	old, err := textAt(c, e.textPath)
+	if err != nil {
+		pr.note(pa, fmt.Sprintf("%s cannot be read at %s, the last commit of the EP repository at or before the PR's merge (%s): %v; %s is the text at the tip %s",
+			e.textPath, rev[:12], stamp(merged), err, epFile(e.Format), tip[:12]))
+		return e.Text, tip, nil
+	}
+	if !bytes.Equal(old, e.Text) {
+		pr.note(pa, fmt.Sprintf("%s changed after the PR was merged (%s): %s is its text as of %s (committed %s), the last commit of the EP repository at or before the merge, not the tip %s",
+			e.textPath, stamp(merged), epFile(e.Format), rev[:12], stamp(c.Committer.When), tip[:12]))
+	}
+	return old, rev, nil
+}
+
+// asOf returns the last commit at or before t on the first-parent line of
+// the EP source's commit: the branch as it stood at t (a commit merged
+// later from a side branch is not part of it), or nil when every commit
+// is later. History missing from the clone ends the line.
+func (g *gitSource) asOf(ctx context.Context, t time.Time) (*object.Commit, error) {
+	for i := 0; ; i++ {
+		if i == len(g.line) {
+			if g.lineEnd {
+				return nil, nil
+			}
+			if i >= maxHistoryWalk {
+				return nil, fmt.Errorf("%s: more than %d commits on the first-parent line of %s before %s", g.dir, maxHistoryWalk, g.commit, stamp(t))
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			next := g.commit
+			if i > 0 {
+				last := g.line[i-1]
+				if len(last.ParentHashes) == 0 {
+					g.lineEnd = true
+					return nil, nil
+				}
+				next = last.ParentHashes[0]
+			}
+			c, err := g.r.CommitObject(next)
+			if errors.Is(err, plumbing.ErrObjectNotFound) {
+				g.lineEnd = true // a shallow clone
+				return nil, nil
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: commit %s: %w", g.dir, next, err)
+			}
+			g.line = append(g.line, c)
+		}
+		if c := g.line[i]; !c.Committer.When.After(t) {
+			return c, nil
+		}
+	}
+}
+
+// textAt reads a proposal file at commit c within the EP size cap.
+func textAt(c *object.Commit, p string) ([]byte, error) {
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	f, err := tree.File(p)
+	if errors.Is(err, object.ErrFileNotFound) {
+		return nil, errors.New("no such file yet")
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := blob(&f.Blob)
+	if err != nil {
+		return nil, err
+	}
+	if !utf8.Valid(b) {
+		return nil, errors.New("not valid UTF-8")
+	}
+	return b, nil
+}
+
 // readIssues reads proposals kept as GitHub issues with a label.
 func (pr *projectRun) readIssues(ctx context.Context) ([]*EP, error) {
 	e := &pr.p.EPs
@@ -399,7 +520,7 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 			return nil, fmt.Sprintf("cannot tell the format of %s; set eps.format", r.path)
 		}
 	}
-	e := &EP{Path: r.path, Text: r.content, Format: ep.Markdown}
+	e := &EP{Path: r.path, Text: r.content, Format: ep.Markdown, textPath: r.path}
 	var meta map[string]string
 	switch format {
 	case registry.FormatPEP:
@@ -428,7 +549,7 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 		if meta, err = topScalars(r.content); err != nil {
 			return nil, err.Error()
 		}
-		e.Text = r.text
+		e.Text, e.textPath = r.text, path.Join(path.Dir(r.path), kepText(src))
 		if !utf8.Valid(r.text) {
 			return nil, "the proposal text is not valid UTF-8"
 		}

@@ -64,6 +64,10 @@ type ProjectFunnel struct {
 	// Dropped names every dropped proposal or pair with its step and
 	// reason (not in the total).
 	Dropped []Drop `json:"dropped,omitempty"`
+	// Notes say what was inferred rather than read about a pair: a PR
+	// date taken from git, an EP text older than its file's tip (not in
+	// the total).
+	Notes []Note `json:"notes,omitempty"`
 	// Kept lists the candidate ids written.
 	Kept []string `json:"kept,omitempty"`
 	// Stale lists candidates of earlier runs that no longer pass; their
@@ -85,6 +89,13 @@ type Step struct {
 	Dropped    int    `json:"dropped"`
 	// Pending steps are recorded here and enforced by a later stage.
 	Pending bool `json:"pending,omitempty"`
+}
+
+// Note is one thing collection inferred about a pair rather than read.
+type Note struct {
+	EP   string `json:"ep"`
+	PR   int    `json:"pr"`
+	Note string `json:"note"`
 }
 
 // Drop is one dropped proposal (PR 0) or pair, with its reason.
@@ -238,6 +249,9 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, n := range p.Notes {
+			fmt.Fprintf(w, "  note: %s #%d: %s\n", n.EP, n.PR, n.Note)
 		}
 		if len(p.Stale) > 0 {
 			fmt.Fprintf(w, "  no longer passing (candidate.json records why): %s\n", strings.Join(p.Stale, ", "))

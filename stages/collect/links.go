@@ -72,9 +72,13 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 		for _, o := range c.OpenPRs {
 			open[o] = true
 		}
-		if pr.p.Repo != "" && c.Merged.IsZero() {
-			// Only GitHub can say whether the PR was merged.
+		if c.Merged.IsZero() && pr.noGitHub(c) == "" {
+			// Only GitHub can say whether the PR was merged; without
+			// it, a link naming its commits is taken at its word.
 			meta, err := pr.pullRequest(ctx, c.PR)
+			if errors.Is(err, ErrNotCached) {
+				return nil, fmt.Errorf("%w, or give the PR's base and head at %s so that collect needs no GitHub", err, pr.where(i))
+			}
 			if errors.Is(err, gh.ErrNotFound) {
 				// One missing PR drops its pair, not the project.
 				l.why = fmt.Sprintf("curated PR #%d of %s: %v", c.PR, e.ID, err)
