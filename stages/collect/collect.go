@@ -18,7 +18,10 @@
 // the funnel (<workspace>/collect/funnel.json); a kept pair becomes the
 // candidate <workspace>/candidates/<id>/ with candidate.json (EP and PR
 // metadata, per-criterion results with measured values) and the EP text
-// (ep.md or ep.rst).
+// (ep.md or ep.rst); for a git EP source, the text as of the PR's merge.
+// What collection inferred rather than read (a PR date taken from git when
+// GitHub cannot be asked, an EP text older than the tip) is a note in
+// candidate.json, the pair's decision, the funnel and the log.
 //
 // Every finished GitHub call and LoC count is checkpointed under
 // <workspace>/collect/<project>/, so an interrupted collect resumes without
