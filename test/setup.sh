@@ -10,6 +10,8 @@
 #          python3-pytest, python3-coverage
 #                        the local executor runs the Python sample's tests on
 #                        the host, and must agree with the Docker executor
+#          python3-pip   the host fills a recipe's wheels folder with pip
+#                        download (pipeline/sandbox, against a fake index)
 set -euo pipefail
 what=${1:-test}
 case "$what" in
@@ -27,6 +29,7 @@ if [ "$what" = test ]; then
 	command -v chromium >/dev/null || need+=(chromium)
 	/usr/bin/python3 -c 'import pytest' 2>/dev/null || need+=(python3-pytest)
 	/usr/bin/python3 -c 'import coverage' 2>/dev/null || need+=(python3-coverage)
+	/usr/bin/python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 

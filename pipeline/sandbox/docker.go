@@ -107,20 +107,43 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 			return nil, err
 		}
 	}
-	envImg := envImageName(spec)
-	env.info.EnvImage = envImg
+	deps := spec.Deps
+	var err error
+	if deps == nil {
+		// Planning is cheap (no download): it names layer 2, and only a
+		// missing layer 2 needs the downloads.
+		if deps, err = planDeps(r, spec.Tree); err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+	}
+	envImg := envImageName(spec, deps)
 	id, ok, err := d.imageID(ctx, envImg)
 	if err != nil {
 		return nil, err
 	}
+	if !ok && spec.Deps == nil && deps.layout().copyDeps {
+		// The wheels folder may be filled now, which renames layer 2.
+		if deps, err = PrepareDeps(ctx, r, spec.Tree, spec.LogDir, spec.Status); err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		defer deps.Close()
+		envImg = envImageName(spec, deps)
+		if id, ok, err = d.imageID(ctx, envImg); err != nil {
+			return nil, err
+		}
+	}
+	env.info.EnvImage = envImg
 	if ok {
 		status(spec.Status, "reusing layer 2 %s", envImg)
 		env.info.EnvReused = true
 	} else {
 		status(spec.Status, "building layer 2 %s (repository at %s, install commands)", envImg, short(spec.Base))
-		df := "FROM " + base + "\n" + envDockerfileBody(r, spec.Base)
+		df := "FROM " + base + "\n" + envDockerfileBody(r, spec.Base, deps.layout())
 		if id, err = d.build(ctx, envImg, spec.LogDir, "image-env.log", func(tw *tar.Writer) error {
 			if err := writeFile(tw, "Dockerfile", []byte(df), 0o644); err != nil {
+				return err
+			}
+			if err := deps.WriteTar(tw, ""); err != nil {
 				return err
 			}
 			return spec.Tree.WriteTar(tw, "repo/")
@@ -234,6 +257,7 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 	defer res.Body.Close()
 	dec := json.NewDecoder(res.Body)
 	var last []string
+	check := ""
 	for {
 		var m jsonstream.Message
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
@@ -248,6 +272,9 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 				if strings.TrimSpace(l) != "" {
 					last = append(last, strings.TrimSpace(l))
 				}
+				if c := checkFailure([]string{l}); c != "" {
+					check = c
+				}
 			}
 			if len(last) > 5 {
 				last = last[len(last)-5:]
@@ -258,6 +285,10 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 		}
 		if m.Error != nil {
 			fmt.Fprintf(logf, "ERROR: %s\n", m.Error.Message)
+			if check != "" {
+				// The environment check's own line says it all.
+				return "", fmt.Errorf("environment check failed: %s (log %s)", check, logf.Name())
+			}
 			ctxLines := ""
 			if len(last) > 0 {
 				ctxLines = "; last output: " + strings.Join(last, " | ")

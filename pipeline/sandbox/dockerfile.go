@@ -56,25 +56,31 @@ func baseDockerfileBody(r recipe.Recipe) string {
 	return b.String()
 }
 
-// envDockerfileBody is layer 2 after its FROM line: the base tree in
-// /testbed as a one-commit repository, and the install commands run there
-// as the recipe's user. Then root keeps, out of that user's reach, what
-// the verifier puts back before every graded run (guard.PristineDir): the
-// base tree's file list, taken before anything ran, and copies of the
-// repository and of the user's home folder as the install step left them.
-func envDockerfileBody(r recipe.Recipe, base string) string {
+// envDockerfileBody is layer 2 after its FROM line: the dependencies from
+// the host (deps/, issue 13 §2), the base tree in /testbed as a one-commit
+// repository, the recipe's requirement files installed from its wheels,
+// and the install commands run there as the recipe's user, then the check
+// that the project under test comes from /testbed (CheckScript). Then root
+// keeps, out of that user's reach, what the verifier puts back before
+// every graded run (guard.PristineDir): the base tree's file list, taken
+// before anything ran, and copies of the repository and of the user's
+// home folder as the install step left them.
+func envDockerfileBody(r recipe.Recipe, base string, l layout) string {
 	var b strings.Builder
 	p := guard.PristineDir
+	b.WriteString(depsDockerfile(l))
 	fmt.Fprintf(&b, "COPY --chown=%[1]s:%[1]s repo/ %[2]s/\n", r.User, recipe.Workdir)
 	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf("mkdir -p -m 0700 %s && cd %s && find . -mindepth 1 ! -type d -print0 >%s/tracked", p, recipe.Workdir, p)))
 	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
 	fmt.Fprintf(&b, "USER %s\n", r.User)
 	fmt.Fprintf(&b, "RUN %s\n", SnapshotScript())
+	b.WriteString(pipDockerfile(l))
 	for _, c := range r.Install {
 		// Each command is one RUN in sh -c, so a multi-line command keeps
 		// its meaning and a failure names its step in the build log.
 		fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(c))
 	}
+	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(CheckScript(recipe.Workdir, r.Imports)))
 	b.WriteString("USER root\n")
 	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf(
 		`cp -a %[2]s %[1]s/testbed && home=$(awk -F: -v u=%[3]s '$1 == u { print $6 }' /etc/passwd) && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`,
@@ -91,13 +97,15 @@ func taskDockerfileBody(task string) string {
 }
 
 // HarborDockerfile is the three layers in one self-contained Dockerfile,
-// built from a context holding repo/ (the base tree). Its instructions are
-// those of the layered images in the same order, so on an engine that has
-// built the layers the classic builder's cache serves every step.
-func HarborDockerfile(r recipe.Recipe, base, task string) string {
+// built from a context holding repo/ (the base tree) and, when the recipe
+// brings dependencies from the host, deps/ (Deps.WriteDir; nil deps means
+// none). Its instructions are those of the layered images in the same
+// order, so on an engine that has built the layers the classic builder's
+// cache serves every step.
+func HarborDockerfile(r recipe.Recipe, base, task string, deps *Deps) string {
 	return "# Built by lolbench: the repository at the PR's base commit, in " + recipe.Workdir + ",\n" +
 		"# with its dependencies installed. No network is needed once it is built.\n" +
-		"FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base) + taskDockerfileBody(task)
+		"FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base, deps.layout()) + taskDockerfileBody(task)
 }
 
 // Image names. Layer 1 is keyed by what it is built from; layer 2 by the
@@ -106,8 +114,12 @@ func baseImageName(r recipe.Recipe) string {
 	return BaseRepo + ":" + hash12("FROM "+fromImage(r)+"\n"+baseDockerfileBody(r))
 }
 
-func envImageName(spec Spec) string {
-	key := baseImageName(spec.Recipe) + "\n" + envDockerfileBody(spec.Recipe, spec.Base) + "\n" + spec.Tree.Key()
+// envImageName names layer 2 for spec and the dependencies planned for it.
+func envImageName(spec Spec, deps *Deps) string {
+	key := baseImageName(spec.Recipe) + "\n" + envDockerfileBody(spec.Recipe, spec.Base, deps.layout()) + "\n" + spec.Tree.Key()
+	if k := deps.Key(); k != "" {
+		key += "\ndeps " + k
+	}
 	b := spec.Base
 	if len(b) > 12 {
 		b = b[:12]
@@ -158,8 +170,11 @@ func jsonString(s string) string {
 }
 
 // EnvKey names a repository's environment independently of the executor:
-// the base commit and a hash of what layers 1 and 2 are built from. Tasks
-// with the same key share layer 2 (it is the SWE-bench export's version).
+// the base commit and a hash of what layers 1 and 2 are built from, as the
+// recipe declares them (the contents of its host files and whether the
+// tree's go.mod needs modules are the same for every task of one base
+// commit and recipe). Tasks with the same key share layer 2 (it is the
+// SWE-bench export's version).
 func EnvKey(r recipe.Recipe, base string) string {
-	return short(base) + "-" + hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base))[:8]
+	return short(base) + "-" + hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base, recipeLayout(r, false)))[:8]
 }

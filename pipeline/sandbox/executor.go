@@ -48,6 +48,10 @@ type Spec struct {
 	Recipe recipe.Recipe
 	// Tree gives the repository's files at Base.
 	Tree Tree
+	// Deps, when set, is what PrepareDeps made for Recipe and Tree (the
+	// build stage makes it once, for the image and the Harbor task); nil:
+	// the docker executor makes it itself when it builds layer 2.
+	Deps *Deps
 	// HarborEnv, when set, is a Harbor task's environment/ folder: the
 	// docker executor builds its Dockerfile (the self-contained form of
 	// layers 1 to 3) as the task image, as Harbor would.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"archive/tar"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
@@ -59,6 +61,12 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.Tree == nil {
 		return nil, errors.New("prepare: no repository tree")
 	}
+	if r := spec.Recipe; len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0 {
+		// They go to recipe.FilesDir in an image; on this host the install
+		// commands would not find them there, and pip would install into
+		// the user's own Python.
+		return nil, fmt.Errorf("prepare: the local executor does not bring a recipe's files, wheels or requirements (they go into the image at %s); use --executor docker", recipe.FilesDir)
+	}
 	root, err := os.MkdirTemp(l.TempDir, "lolbench-local-")
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
@@ -102,7 +110,10 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	}
 	defer logf.Close()
 	status(spec.Status, "preparing a local work tree in %s", env.tmpl)
+	// Go modules need nothing here: the go command downloads them through
+	// this host's GOPROXY, as the tests will.
 	steps := append([]string{SnapshotScript()}, spec.Recipe.Install...)
+	steps = append(steps, CheckScript(env.tmpl, spec.Recipe.Imports))
 	for i, c := range steps {
 		fmt.Fprintf(logf, "$ %s\n", c)
 		cmd := exec.CommandContext(ctx, "sh", "-c", c)
@@ -110,11 +121,22 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		cmd.Env = env.environ(filepath.Join(root, "tmp"), nil)
 		os.MkdirAll(filepath.Join(root, "tmp"), 0o755)
 		cmd.Stdout, cmd.Stderr = logf, logf
+		var out bytes.Buffer
+		if i == len(steps)-1 {
+			// The check's line is read back from its output.
+			cmd.Stdout = io.MultiWriter(logf, &out)
+		}
 		setProcessGroup(cmd, true)
 		if err := cmd.Run(); err != nil {
 			what := fmt.Sprintf("install command %d (%s)", i, c)
-			if i == 0 {
+			switch {
+			case i == 0:
 				what = "making the base tree a git repository"
+			case i == len(steps)-1:
+				if c := checkFailure(strings.Split(out.String(), "\n")); c != "" {
+					return nil, fmt.Errorf("prepare: environment check failed: %s (log %s)", c, logf.Name())
+				}
+				what = "the environment check"
 			}
 			return nil, fmt.Errorf("prepare: %s failed: %v (log %s)", what, err, logf.Name())
 		}

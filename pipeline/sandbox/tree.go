@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,9 @@ type Tree interface {
 	WriteTar(tw *tar.Writer, prefix string) error
 	// Key identifies the content ("git:<sha>"), for image names.
 	Key() string
+	// ReadFile reads one file by its slash path; a missing one is an error
+	// that matches fs.ErrNotExist. The environment reads go.mod with it.
+	ReadFile(name string) ([]byte, error)
 }
 
 // tarEpoch is the time of every archive entry: image layers then depend
@@ -46,6 +50,18 @@ type GitTree struct {
 
 // Key implements Tree.
 func (g GitTree) Key() string { return "git:" + g.Commit }
+
+// ReadFile implements Tree.
+func (g GitTree) ReadFile(name string) ([]byte, error) {
+	if g.Only != nil && !slices.Contains(g.Only, name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	data, err := g.Repo.ReadFile(g.Commit, name)
+	if errors.Is(err, diff.ErrNoSuchFile) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	return data, err
+}
 
 // WriteTar implements Tree.
 func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
@@ -152,6 +168,16 @@ type DirTree struct {
 
 // Key implements Tree.
 func (d DirTree) Key() string { return d.ID }
+
+// ReadFile implements Tree: a file inside Dir, reached without leaving it.
+func (d DirTree) ReadFile(name string) ([]byte, error) {
+	root, err := os.OpenRoot(d.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(filepath.FromSlash(name))
+}
 
 // WriteTar implements Tree.
 func (d DirTree) WriteTar(tw *tar.Writer, prefix string) error {

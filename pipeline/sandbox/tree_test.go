@@ -119,7 +119,7 @@ func TestHarborDockerfile(t *testing.T) {
 	r := recipe.Recipe{Image: "python:3.12-slim", Packages: []string{"make", "git"}, Install: []string{"pip install -e '.[test]'"},
 		Env: map[string]string{"PIP_NO_INDEX": "1", "Q": `a "$b"`}, Test: recipe.Test{Command: "pytest {tests}", Format: "junit"}}
 	r = r.Defaults()
-	got := HarborDockerfile(r, "0123456789abcdef0123456789abcdef01234567", "proj-ep-1")
+	got := HarborDockerfile(r, "0123456789abcdef0123456789abcdef01234567", "proj-ep-1", nil)
 	want := `# Built by lolbench: the repository at the PR's base commit, in /testbed,
 # with its dependencies installed. No network is needed once it is built.
 FROM python:3.12-slim
@@ -134,6 +134,7 @@ WORKDIR /testbed
 USER lolbench
 RUN ` + SnapshotScript() + `
 RUN ["/bin/sh", "-c", "pip install -e '.[test]'"]
+RUN ["/bin/sh", "-c", ` + jsonString(CheckScript("/testbed", nil)) + `]
 USER root
 RUN ["/bin/sh", "-c", "cp -a /testbed /opt/lolbench/testbed && home=$(awk -F: -v u=lolbench '$1 == u { print $6 }' /etc/passwd) && cp -a \"$home\" /opt/lolbench/home && chmod 0700 /opt/lolbench"]
 USER lolbench
@@ -148,17 +149,17 @@ LABEL org.lolbench.layer=task org.lolbench.task="proj-ep-1"
 func TestImageNames(t *testing.T) {
 	r := toyRecipe().Defaults()
 	spec := Spec{Project: "My Project!", Task: "proj-ep-0001", Base: "0123456789abcdef0123456789abcdef01234567", Recipe: r, Tree: DirTree{ID: "x"}}
-	env := envImageName(spec)
+	env := envImageName(spec, nil)
 	if !strings.HasPrefix(env, "lolbench/env:my-project-0123456789ab-") || len(env) != len("lolbench/env:my-project-0123456789ab-")+12 {
 		t.Fatalf("env image %s", env)
 	}
 	spec2 := spec
 	spec2.Task = "proj-ep-0002"
-	if envImageName(spec2) != env {
+	if envImageName(spec2, nil) != env {
 		t.Fatal("two tasks of one repository, base commit and recipe get different environment images")
 	}
 	spec2.Recipe.Install = []string{"make"}
-	if envImageName(spec2) == env {
+	if envImageName(spec2, nil) == env {
 		t.Fatal("a different recipe reuses the environment image")
 	}
 	if EnvKey(r, spec.Base) != EnvKey(r, spec.Base) || !strings.HasPrefix(EnvKey(r, spec.Base), "0123456789ab-") {

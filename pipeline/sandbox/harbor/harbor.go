@@ -6,6 +6,8 @@
 //	instruction.md            a short preamble, then the EP text
 //	environment/Dockerfile    the repository at the PR's base commit, built
 //	environment/repo/         the base tree (the Dockerfile's build context)
+//	environment/deps/         what the recipe brings from the host: files,
+//	                          wheels, a Go module cache (when it does)
 //	solution/solve.sh         applies the reference solution
 //	tests/test.sh             the verifier's entry point: runs lolbench-grade
 //	tests/lolbench-grade      the verifier (static linux binary, pipeline/sandbox/guard)
@@ -22,6 +24,7 @@ package harbor
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -64,6 +67,9 @@ type Task struct {
 	Recipe recipe.Recipe
 	// Tree is the repository at BaseCommit.
 	Tree sandbox.Tree
+	// Deps is what the recipe brings from the host for Tree
+	// (sandbox.PrepareDeps); nil: Write makes it.
+	Deps *sandbox.Deps
 	// TestPatch and Solution split the PR; TestPaths are the paths the
 	// test patch touches (restored from the base commit before it is
 	// applied, whatever the agent left there).
@@ -95,6 +101,7 @@ const (
 	Instruction = "instruction.md"
 	Dockerfile  = "environment/Dockerfile"
 	RepoDir     = "environment/repo"
+	DepsDir     = "environment/deps"
 	SolveSh     = "solution/solve.sh"
 	TestsDir    = "tests"
 	TestSh      = "tests/test.sh"
@@ -241,10 +248,23 @@ func write(dir string, t *Task) error {
 	if err := put(Instruction, instruction(t), 0o644); err != nil {
 		return err
 	}
-	if err := put(Dockerfile, []byte(sandbox.HarborDockerfile(r, t.BaseCommit, t.ID)), 0o644); err != nil {
+	deps := t.Deps
+	if deps == nil {
+		d, err := sandbox.PrepareDeps(context.Background(), r, t.Tree, "", nil)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		deps = d
+	}
+	if err := put(Dockerfile, []byte(sandbox.HarborDockerfile(r, t.BaseCommit, t.ID, deps)), 0o644); err != nil {
 		return err
 	}
 	if err := writeTree(filepath.Join(dir, filepath.FromSlash(RepoDir)), t.Tree); err != nil {
+		return err
+	}
+	// deps/ beside repo/: the Dockerfile copies it (environment/deps).
+	if err := deps.WriteDir(filepath.Join(dir, "environment")); err != nil {
 		return err
 	}
 	if err := put(SolveSh, solveScript(t), 0o755); err != nil {
@@ -255,6 +275,9 @@ func write(dir string, t *Task) error {
 			Implementable: t.Implementable},
 		Language: t.Language, BaseCommit: t.BaseCommit, Recipe: r, Selection: t.Selection, TestPaths: t.TestPaths,
 	}
+	// The recipe's folder is a path on the host that built the task: it
+	// means nothing inside it (environment/deps holds the files).
+	cfg.Recipe.Dir = ""
 	cj, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return err
