@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/goccy/go-yaml"
 )
 
 // hostDir makes a recipe folder: files by path, and links (path -> target).
@@ -224,5 +226,36 @@ func TestOpenHostFileChanged(t *testing.T) {
 	}
 	if _, err := r.HostFilesKey(files); err == nil {
 		t.Fatal("the key of changed files was computed")
+	}
+}
+
+// TestSameAs: a recipe and its YAML copy (what collect writes into a
+// candidate's folder) declare the same thing whatever their Dir; any
+// declared difference tells them apart.
+func TestSameAs(t *testing.T) {
+	src := "image: debian\ntest: {command: 'x {tests}', format: junit}\nwheels: wheels\nrequirements: [req.txt]\nenv: {A: '1'}\n"
+	a, err := Parse("a.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Dir = "/registry"
+	data, err := yaml.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse("recipe.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Dir = "/candidate"
+	if !a.SameAs(b) || !a.HostPaths() {
+		t.Fatalf("the copy differs:\n%s", data)
+	}
+	b.Requirements = []string{"other.txt"}
+	if a.SameAs(b) {
+		t.Fatal("different requirements compare equal")
+	}
+	if (&Recipe{Image: "x"}).HostPaths() {
+		t.Fatal("a recipe without host paths has some")
 	}
 }

@@ -16,6 +16,7 @@
 package recipe
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -130,6 +131,21 @@ type Recipe struct {
 	// file's folder, or the projects registry's. Load and the registry's
 	// reader set it; it is recorded so that later stages find the files.
 	Dir string `yaml:"-" json:"dir,omitempty"`
+}
+
+// HostPaths reports whether the recipe brings files from the host (Files,
+// Wheels, Requirements), which Dir locates.
+func (r *Recipe) HostPaths() bool {
+	return len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0
+}
+
+// SameAs reports whether two recipes declare the same thing, Dir aside:
+// collect copies a project's recipe into a candidate's recipe.yaml, and the
+// copy's host paths stay relative to the registry's folder.
+func (r *Recipe) SameAs(o *Recipe) bool {
+	a, errA := yaml.Marshal(r)
+	b, errB := yaml.Marshal(o)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // FilesDir is where layer 2 keeps what the recipe brings from the host
