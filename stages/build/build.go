@@ -166,6 +166,17 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 	in.Params = append(in.Params, fmt.Sprintf("gates %q include-unreviewed %v", gaps, s.IncludeUnreviewed))
 	if r, err := s.recipeFor(c, info); err == nil {
 		in.Params = append(in.Params, fmt.Sprintf("recipe %+v", *r))
+		if r.HostPaths() {
+			// A changed host file (a wheel, a requirement file) rebuilds
+			// the task, as it renames layer 2 (issue 13 §2).
+			key := "unreadable"
+			if files, err := r.HostFiles(); err == nil {
+				if k, err := r.HostFilesKey(files); err == nil {
+					key = k
+				}
+			}
+			in.Params = append(in.Params, "host files "+key)
+		}
 	}
 	return in, nil
 }
@@ -173,7 +184,19 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 func (s *Stage) recipeFor(c *pipeline.Candidate, info *pipeline.Info) (*recipe.Recipe, error) {
 	p := filepath.Join(c.Dir, RecipeFile)
 	if _, err := os.Stat(p); err == nil {
-		return recipe.Load(p)
+		r, err := recipe.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		// collect copies the project's recipe here; the copy's host paths
+		// stay relative to the registry's folder (docs/projects.md), while
+		// a curator's own recipe.yaml keeps its folder.
+		if r.HostPaths() && s.Recipe != nil {
+			if reg, err := s.Recipe(info); err == nil && reg != nil && reg.SameAs(r) {
+				r.Dir = reg.Dir
+			}
+		}
+		return r, nil
 	}
 	if s.Recipe != nil {
 		r, err := s.Recipe(info)
@@ -211,6 +234,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return err
 	}
 	r := rec.Defaults()
+	if !r.HostPaths() {
+		// The recipe's folder locates host files only; without them it is
+		// a host path that the record need not carry.
+		r.Dir = ""
+	}
 	repoDir, err := info.RepoPath(env.Workspace)
 	if err != nil {
 		return err
@@ -281,6 +309,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if spec.Project == "" {
 		spec.Project = c.ID
 	}
+	// What the recipe brings from the host (issue 13 §2), made once for the
+	// image and the Harbor task's environment/deps/.
+	deps, err := sandbox.PrepareDeps(ctx, r, spec.Tree, logs, env.Status)
+	if err != nil {
+		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
+	}
+	defer deps.Close()
+	spec.Deps = deps
 	senv, err := s.Executor.Prepare(ctx, spec)
 	if err != nil {
 		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
@@ -315,7 +351,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		EP: epText, EPFormat: epFormat, Recipe: r, Tree: spec.Tree,
 		TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths, Selection: plan.Selection,
 		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections, Implementable: record.Implementable,
-		Report: rep, Grader: grader, SkippedGates: gaps,
+		Report: rep, Grader: grader, SkippedGates: gaps, Deps: deps,
 	}
 	if err := harbor.Write(filepath.Join(c.Dir, TaskDir), t); err != nil {
 		return err
