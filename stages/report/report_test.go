@@ -45,8 +45,9 @@ func contains(t *testing.T, name, page string, snippets ...string) {
 // TestStatistics checks the measured statistics of the fixture (counted
 // by hand: base has greet.go 11 code lines and tools/greet.py 7; the
 // solution is README.md 1+1, greet.go 13+1, locale.go 17+0, tools/greet.py
-// 12+2), the dataset table, the cache, and that an EP edit recomputes the
-// mention share.
+// 12+2; the new public members are Go's Locales variable and Python's
+// Locales.TABLE class attribute, issue 12 §1), the dataset table, the
+// cache, and that an EP edit recomputes the mention share.
 func TestStatistics(t *testing.T) {
 	ws := buildFixture(t)
 	s := runReport(t, ws)
@@ -61,17 +62,18 @@ func TestStatistics(t *testing.T) {
 		RepoLoC: 18, SolutionFiles: 4, SolutionLoC: 47,
 		Classes:    []string{"locale.go: Table", "tools/greet.py: Locales"},
 		Functions:  []string{"greet.go: Greet", "greet.go: GreetIn", "locale.go: Table.Lookup", "tools/greet.py: Locales.get", "tools/greet.py: greet"},
+		Members:    []string{"locale.go: Locales", "tools/greet.py: Locales.TABLE"},
 		ClassNames: []string{"Locales", "Table"},
 		Mentioned:  []string{},
 	}
 	if st.RepoLoC != want.RepoLoC || st.SolutionFiles != want.SolutionFiles || st.SolutionLoC != want.SolutionLoC ||
-		!slices.Equal(st.Classes, want.Classes) || !slices.Equal(st.Functions, want.Functions) ||
+		!slices.Equal(st.Classes, want.Classes) || !slices.Equal(st.Functions, want.Functions) || !slices.Equal(st.Members, want.Members) ||
 		!slices.Equal(st.ClassNames, want.ClassNames) || !slices.Equal(st.Mentioned, want.Mentioned) {
 		t.Fatalf("stats\n got %+v\nwant %+v", st, want)
 	}
 	index := readFile(t, s.Index)
 	contains(t, "index", index,
-		`<tr><th scope="row">sample</th><td class="num">2</td><td>Go</td><td class="num">0.0 (0.0)</td><td class="num">47 (47)</td><td class="num">4.0 (4.0)</td><td class="num">2.0 (2.0)</td><td class="num">5.0 (5.0)</td><td class="num">0.0% <span class="muted">(0/4)</span></td></tr>`,
+		`<tr><th scope="row">sample</th><td class="num">2</td><td>Go</td><td class="num">0.0 (0.0)</td><td class="num">47 (47)</td><td class="num">4.0 (4.0)</td><td class="num">2.0 (2.0)</td><td class="num">5.0 (5.0)</td><td class="num">2.0 (2.0)</td><td class="num">0.0% <span class="muted">(0/4)</span></td></tr>`,
 		`<tr><th scope="row">Not rejected</th><td class="num">1</td>`)
 
 	// A rerun reads the cache.
@@ -91,8 +93,9 @@ func TestStatistics(t *testing.T) {
 	}
 	contains(t, "index", readFile(t, s.Index),
 		`<td class="num">50.0% <span class="muted">(2/4)</span></td></tr>`,
-		`<tr><th scope="row">Not rejected</th><td class="num">1</td><td>Go</td><td class="num">0.0 (0.0)</td><td class="num">47 (47)</td><td class="num">4.0 (4.0)</td><td class="num">2.0 (2.0)</td><td class="num">5.0 (5.0)</td><td class="num">100.0% <span class="muted">(2/2)</span></td></tr>`)
+		`<tr><th scope="row">Not rejected</th><td class="num">1</td><td>Go</td><td class="num">0.0 (0.0)</td><td class="num">47 (47)</td><td class="num">4.0 (4.0)</td><td class="num">2.0 (2.0)</td><td class="num">5.0 (5.0)</td><td class="num">2.0 (2.0)</td><td class="num">100.0% <span class="muted">(2/2)</span></td></tr>`)
 	contains(t, "candidate page", readFile(t, s.Pages[goodID]),
+		`<dt>New members</dt><dd>2: <code>locale.go: Locales</code>, <code>tools/greet.py: Locales.TABLE</code></dd>`,
 		`<dt>Named in the EP</dt><dd>2 of 2 class names (100.0%): <code>Locales</code>, <code>Table</code></dd>`)
 }
 

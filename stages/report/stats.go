@@ -23,7 +23,7 @@ import (
 
 // statsVersion enters every cache key: a change of what the statistics
 // mean recomputes them all.
-const statsVersion = "report-stats/1"
+const statsVersion = "report-stats/2"
 
 // StatsDir is the cache of computed statistics, under the site's folder:
 // one <id>.json per candidate, reused while the key is unchanged.
@@ -51,6 +51,12 @@ type Stats struct {
 	// adds.
 	Classes   []string `json:"classes"`
 	Functions []string `json:"functions"`
+	// Members are the public data members the solution adds, "file:
+	// Class.name" or "file: NAME" (syntax.NewMembers): fields, constants,
+	// class attributes and module-level constants and variables are
+	// public API like classes and functions (issue 12 §1), and the class
+	// of each is a modified class.
+	Members []string `json:"members"`
 	// ClassNames are the distinct modified class names; Mentioned those
 	// of them that the EP text names (the target-class-mentioned share).
 	ClassNames []string `json:"class_names"`
@@ -110,10 +116,10 @@ func CachedStats(ctx context.Context, src StatsSource, cacheFile string) (st *St
 
 // ComputeStats measures one candidate: the repository's source LoC at
 // base, the reference solution's files and lines between base and head,
-// its modified classes and functions, and which class names the EP text
-// mentions.
+// its modified classes and functions, the public members it adds, and
+// which class names the EP text mentions.
 func ComputeStats(ctx context.Context, repo *diff.Repo, base, head string, epText []byte) (*Stats, error) {
-	st := &Stats{Base: base, Head: head, Classes: []string{}, Functions: []string{}, ClassNames: []string{}, Mentioned: []string{}}
+	st := &Stats{Base: base, Head: head, Classes: []string{}, Functions: []string{}, Members: []string{}, ClassNames: []string{}, Mentioned: []string{}}
 	res, err := loc.CountRev(ctx, repo.Dir(), base, loc.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("count lines at %s: %w", base, err)
@@ -152,8 +158,22 @@ func ComputeStats(ctx context.Context, repo *diff.Repo, base, head string, epTex
 			add(f.File, e.Class, e.Function)
 		}
 	}
+	// Members come from the same source files as the scopes; the files
+	// NewMembers skips are the ones Resolve skips.
+	news, err := syntax.NewMembers(ctx, repo.Dir(), ch, syntax.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("new members %s..%s: %w", base, head, err)
+	}
+	members := map[string]bool{}
+	for _, f := range news.Files {
+		for _, m := range f.Members {
+			members[f.File+": "+m.Qualified()] = true
+			add(f.File, m.Class, "")
+		}
+	}
 	st.Classes = sortedKeys(classes)
 	st.Functions = sortedKeys(functions)
+	st.Members = sortedKeys(members)
 	st.ClassNames = sortedKeys(names)
 	text := string(epText)
 	for _, n := range st.ClassNames {
@@ -272,8 +292,9 @@ func formatNumber(v float64, decimals int) string {
 
 // TableRow is one row of the dataset statistics table, laid out like
 // Table 1 of the paper: tasks and languages, repository size in kLoC,
-// solution size in LoC, modified files, classes and functions (each mean
-// and median), and the target-class-mentioned share.
+// solution size in LoC, modified files, classes and functions and the new
+// public members (issue 12 §1; each mean and median), and the
+// target-class-mentioned share.
 type TableRow struct {
 	Label     string
 	Tasks     int
@@ -286,6 +307,7 @@ type TableRow struct {
 	Files       Summary
 	Classes     Summary
 	Functions   Summary
+	Members     Summary
 	// ClassNames and Mentioned are pooled over the row's tasks.
 	ClassNames int
 	Mentioned  int
@@ -310,7 +332,7 @@ type statsEntry struct {
 func newTableRow(label string, entries []statsEntry) TableRow {
 	r := TableRow{Label: label, Tasks: len(entries)}
 	langs := map[string]bool{}
-	var kloc, sol, files, classes, funcs []float64
+	var kloc, sol, files, classes, funcs, members []float64
 	for _, e := range entries {
 		if e.Language != "" {
 			langs[e.Language] = true
@@ -325,12 +347,13 @@ func newTableRow(label string, entries []statsEntry) TableRow {
 		files = append(files, float64(s.SolutionFiles))
 		classes = append(classes, float64(len(s.Classes)))
 		funcs = append(funcs, float64(len(s.Functions)))
+		members = append(members, float64(len(s.Members)))
 		r.ClassNames += len(s.ClassNames)
 		r.Mentioned += len(s.Mentioned)
 	}
 	r.Languages = sortedKeys(langs)
 	r.RepoKLoC, r.SolutionLoC = Summarize(kloc), Summarize(sol)
-	r.Files, r.Classes, r.Functions = Summarize(files), Summarize(classes), Summarize(funcs)
+	r.Files, r.Classes, r.Functions, r.Members = Summarize(files), Summarize(classes), Summarize(funcs), Summarize(members)
 	return r
 }
 

@@ -1,11 +1,17 @@
 package report
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/testcand"
+	"github.com/lolbench/lolbench/internal/testrepo"
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/diff"
 )
 
 func TestMentions(t *testing.T) {
@@ -71,12 +77,12 @@ func TestFormatNumber(t *testing.T) {
 
 func TestTableRow(t *testing.T) {
 	a := &Stats{RepoLoC: 120000, SolutionLoC: 1500, SolutionFiles: 12, Classes: []string{"a: A", "b: B"},
-		Functions: []string{"a: A.f"}, ClassNames: []string{"A", "B"}, Mentioned: []string{"A"}}
+		Functions: []string{"a: A.f"}, Members: []string{"a: A.x", "a: A.y", "b: B.z", "b: LIMIT"}, ClassNames: []string{"A", "B"}, Mentioned: []string{"A"}}
 	b := &Stats{RepoLoC: 60000, SolutionLoC: 900, SolutionFiles: 10, Classes: []string{}, Functions: []string{"c: g", "c: h", "c: i"},
-		ClassNames: []string{"C"}, Mentioned: []string{"C"}}
+		Members: []string{"c: X"}, ClassNames: []string{"C"}, Mentioned: []string{"C"}}
 	r := newTableRow("p", []statsEntry{{"Go", a}, {"Python", b}, {"Go", nil}})
-	got := []string{r.Label, r.RepoKLoC.Format(1), r.SolutionLoC.Format(0), r.Files.Format(1), r.Classes.Format(1), r.Functions.Format(1), r.MentionedPercent()}
-	want := []string{"p", "90.0 (90.0)", "1,200 (1,200)", "11.0 (11.0)", "1.0 (1.0)", "2.0 (2.0)", "66.7%"}
+	got := []string{r.Label, r.RepoKLoC.Format(1), r.SolutionLoC.Format(0), r.Files.Format(1), r.Classes.Format(1), r.Functions.Format(1), r.Members.Format(1), r.MentionedPercent()}
+	want := []string{"p", "90.0 (90.0)", "1,200 (1,200)", "11.0 (11.0)", "1.0 (1.0)", "2.0 (2.0)", "2.5 (2.5)", "66.7%"}
 	if !slices.Equal(got, want) || r.Tasks != 3 || r.Measured != 2 || !slices.Equal(r.Languages, []string{"Go", "Python"}) {
 		t.Fatalf("row %+v\n got %q\nwant %q", r, got, want)
 	}
@@ -153,4 +159,99 @@ func TestStageRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestComputeStatsMembers checks the modified classes and the new public
+// members (issue 12 §1) of the bundled samples and of a change shaped like
+// PEP 639's packaging PR (pypa/packaging#828, pipeline/syntax's member
+// fixtures): unexported members (Go's value fields, Python's _Validator
+// raw_name) and changed old ones (_STRING_FIELDS) are not new members.
+func TestComputeStatsMembers(t *testing.T) {
+	root := filepath.Join("..", "..")
+	unitconv := testcand.Spec{Sample: filepath.Join(root, "data", "samples", "unitconv"), ID: "unitconv-ucep-0004",
+		EPFile: "ep.md", EPID: "UCEP 4", Title: "Offset units"}
+	for _, tc := range []struct {
+		name             string
+		repo             func(t *testing.T) string
+		classes, members []string
+	}{
+		{"tinykv", func(t *testing.T) string { return sampleRepo(t, testcand.Tinykv(root)) },
+			[]string{"clients/python/tinykv/client.py: Client", "server/server.go: Server", "snapshot/snapshot.go: entry",
+				"store/expiry.go: Store", "store/store.go: Item", "store/store.go: Store", "store/store.go: value"},
+			[]string{"store/store.go: ErrInvalidTTL", "store/store.go: Item.ExpiresAt", "store/store.go: Missing", "store/store.go: NoExpiry"}},
+		{"unitconv", func(t *testing.T) string { return sampleRepo(t, unitconv) },
+			[]string{"unitconv/errors.py: OffsetUnitError", "unitconv/quantity.py: Quantity", "unitconv/units.py: Unit"},
+			[]string{"unitconv/units.py: ONE", "unitconv/units.py: Unit.display", "unitconv/units.py: Unit.offset", "unitconv/units.py: Unit.terms"}},
+		{"PEP 639", pep639Repo,
+			[]string{"packaging/metadata.py: Metadata", "packaging/metadata.py: RawMetadata", "packaging/metadata.py: _Validator"},
+			[]string{"packaging/licenses/_spdx.py: EXCEPTIONS", "packaging/licenses/_spdx.py: LICENSES", "packaging/licenses/_spdx.py: VERSION",
+				"packaging/metadata.py: Metadata.license_expression", "packaging/metadata.py: Metadata.license_files",
+				"packaging/metadata.py: RawMetadata.license_expression", "packaging/metadata.py: RawMetadata.license_files"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, err := diff.Open(tc.repo(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := ComputeStats(context.Background(), repo, "base", "head", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(st.Classes, tc.classes) || !slices.Equal(st.Members, tc.members) {
+				t.Fatalf("classes %q\nmembers %q", st.Classes, st.Members)
+			}
+		})
+	}
+}
+
+// sampleRepo builds a sample's repository (tags base and head) and returns
+// its folder.
+func sampleRepo(t *testing.T, s testcand.Spec) string {
+	t.Helper()
+	ws, c, err := testcand.Build(t.TempDir(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.LoadInfo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := info.RepoPath(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// pep639Repo builds a repository whose change is shaped like PEP 639's
+// packaging PR from pipeline/syntax's member fixtures: metadata.py gains
+// fields of RawMetadata and validators of Metadata, and a new
+// licenses/_spdx.py holds the SPDX tables. It returns its folder.
+func pep639Repo(t *testing.T) string {
+	t.Helper()
+	fixtures := filepath.Join("..", "..", "pipeline", "syntax", "testdata", "members")
+	tmp := t.TempDir()
+	for _, f := range []struct{ step, path, fixture string }{
+		{"base", "packaging/metadata.py", "metadata_base.py"},
+		{"head", "packaging/metadata.py", "metadata_head.py"},
+		{"head", "packaging/licenses/_spdx.py", "spdx.py"},
+	} {
+		src, err := os.ReadFile(filepath.Join(fixtures, f.fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(tmp, f.step, filepath.FromSlash(f.path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(tmp, "repo")
+	if err := testrepo.Build(dir, testrepo.Step{Overlay: filepath.Join(tmp, "base"), Tag: "base"},
+		testrepo.Step{Overlay: filepath.Join(tmp, "head"), Tag: "head"}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
