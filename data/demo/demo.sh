@@ -16,8 +16,9 @@ work=$(cd "$work" && pwd)
 # The registry's paths are relative to it: build what they name. Each
 # sample is NAME:EP:FILE, its EP copied as eps/NAME/FILE: tinykv's in
 # Markdown, unitconv's in reStructuredText (read as pep-rst), so that the
-# demo collects both formats.
-for spec in tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst; do
+# demo collects both formats; envfile's in Markdown (its tests need a module
+# from the Go module proxy, downloaded on the host).
+for spec in tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst envfile:ep.md:efep-0001.md; do
 	IFS=: read -r name ep file <<<"$spec"
 	sample="$root/data/samples/$name"
 	if [ ! -d "$work/repos/$name/.git" ]; then
@@ -36,14 +37,14 @@ fi
 # Without an endpoint the LLM stages are skipped with a line naming the
 # variables to set; with LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL set
 # they run for real. A skipped gate is not a pass, and a demo has no expert
-# to review: --include-unreviewed builds the two good candidates anyway,
-# their tasks marked unreviewed. The third candidate's mapping is flawed on
+# to review: --include-unreviewed builds the three good candidates anyway,
+# their tasks marked unreviewed. The fourth candidate's mapping is flawed on
 # purpose, so that the report shows real rule violations: its run must end
 # rejected at validate (exit 1), and the demo checks that it does.
 echo "demo: no expert review here, and no LLM gates without an endpoint: building with --include-unreviewed (tasks marked unreviewed)" >&2
 "$bin" run --workspace "$work" --projects "$work/projects.yaml" --offline \
 	--include-unreviewed --jobs 2 --max-mutants-per-operator 2 \
-	--only tinykv-tkep-0002,unitconv-ucep-0004
+	--only tinykv-tkep-0002,unitconv-ucep-0004,envfile-efep-0001
 status=0
 "$bin" run --workspace "$work" --offline --to validate --only tinykv-flawed-tkep-0002 || status=$?
 if [ "$status" -ne 1 ]; then

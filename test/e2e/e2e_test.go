@@ -191,8 +191,10 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	// good and flawed share tinykv's Markdown EP; python is the unitconv
-	// sample, collected from its reStructuredText EP and built with pytest.
-	const good, flawed, python = "tinykv-tkep-0002", "tinykv-flawed-tkep-0002", "unitconv-ucep-0004"
+	// sample, collected from its reStructuredText EP and built with pytest;
+	// deps is the envfile sample, whose tests import a module that the
+	// build downloads on the host through GOPROXY (issue 13 §2).
+	const good, flawed, python, deps = "tinykv-tkep-0002", "tinykv-flawed-tkep-0002", "unitconv-ucep-0004", "envfile-efep-0001"
 
 	// A clean run.
 	clean := filepath.Join(t.TempDir(), "clean")
@@ -202,12 +204,14 @@ func TestDemoKillRerunEdit(t *testing.T) {
 		good:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {"map:skipped", "validate:rejected"},
 		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		deps:   {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 	}
 	if got := first.ran(); !equalRuns(got, wantFirst) {
 		t.Fatalf("clean run: %v, want %v", got, wantFirst)
 	}
+	checkDepsTask(t, clean, deps)
 	// A second run has nothing to do.
-	if got := run(t, bin, clean).ran(); !equalRuns(got, map[string][]string{good: {}, flawed: {}, python: {}}) {
+	if got := run(t, bin, clean).ran(); !equalRuns(got, map[string][]string{good: {}, flawed: {}, python: {}, deps: {}}) {
 		t.Fatalf("second run reran stages: %v", got)
 	}
 
@@ -236,13 +240,15 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()
 	// Candidates run one at a time (no --jobs) in id order, so the kill
-	// lands before unitconv's first stage: the rerun finishes tinykv's
-	// interrupted build and runs all of unitconv's stages.
+	// lands after envfile's last stage and before unitconv's first: the
+	// rerun finishes tinykv's interrupted build and runs all of unitconv's
+	// stages.
 	resumed := run(t, bin, killed)
 	wantResumed := map[string][]string{
 		good:   {"build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
 		python: {"map:skipped", "validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
+		deps:   {},
 	}
 	if got := resumed.ran(); !equalRuns(got, wantResumed) {
 		t.Errorf("the rerun after SIGKILL ran %v; want %v", got, wantResumed)
@@ -257,6 +263,7 @@ func TestDemoKillRerunEdit(t *testing.T) {
 		good:   {"validate:passed", "audit:skipped", "rank:skipped", "review:skipped", "build:passed", "mutate:passed", "augment:skipped"},
 		flawed: {},
 		python: {},
+		deps:   {},
 	}
 	if got := afterEdit.ran(); !equalRuns(got, wantEdit) {
 		t.Errorf("after editing the mapping: ran %v, want %v", got, wantEdit)
@@ -266,6 +273,47 @@ func TestDemoKillRerunEdit(t *testing.T) {
 	editMapping(t, filepath.Join(edited, "curated", "tinykv", "mapping.md"))
 	run(t, bin, edited)
 	sameArtifacts(t, artifacts(t, killed), artifacts(t, edited))
+}
+
+// checkDepsTask checks the envfile task: its tests, which import go-cmp,
+// ran offline in the image with the module cache from the host, and the
+// Harbor task carries that cache in environment/deps/ (issue 13 §2).
+func checkDepsTask(t *testing.T, work, id string) {
+	t.Helper()
+	dir := filepath.Join(work, "candidates", id)
+	b, err := os.ReadFile(filepath.Join(dir, "build", "build.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Report struct {
+			F2P []string `json:"FAIL_TO_PASS"`
+			P2P []string `json:"PASS_TO_PASS"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	// The package does not compile at the base commit with the PR's tests
+	// (they call Expand), so every test is FAIL_TO_PASS.
+	var want []string
+	for _, n := range []string{"TestExpand", "TestExpandUndefined", "TestMap", "TestParse", "TestParseErrors", "TestQuoteErrors", "TestQuotedValues"} {
+		want = append(want, "example.org/envfile."+n)
+	}
+	if strings.Join(rec.Report.F2P, ",") != strings.Join(want, ",") || len(rec.Report.P2P) != 0 {
+		t.Errorf("%s: F2P %q, P2P %q; want F2P %q and no P2P", id, rec.Report.F2P, rec.Report.P2P, want)
+	}
+	mod := filepath.Join(dir, "task", "environment", "deps", "gomod", "github.com", "google", "go-cmp@v0.6.0", "go.mod")
+	if _, err := os.Stat(mod); err != nil {
+		t.Errorf("the Harbor task lacks the module cache: %v", err)
+	}
+	cfg, err := os.ReadFile(filepath.Join(dir, "task", "tests", "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(cfg, []byte(work)) || bytes.Contains(b, []byte(work)) {
+		t.Errorf("the task's config.json or build.json names a path of the workspace %s", work)
+	}
 }
 
 func equalRuns(a, b map[string][]string) bool {
