@@ -112,6 +112,9 @@ func derive(ws *workspace.Workspace, c *pipeline.Candidate, info *pipeline.Info,
 type candidatePage struct {
 	ID   string
 	Page string // site-relative path, "candidates/<id>.html"
+	// TestsJSON is the tests file beside the page, relative to it, when
+	// the build has lists (testlists.go).
+	TestsJSON string
 	Info *pipeline.Info
 	// Problems are artifacts that could not be read; each section says
 	// what it could not show.

@@ -23,6 +23,9 @@ var funcs = template.FuncMap{
 	// head is the data of the "head" template.
 	"head": func(title, css string) map[string]string { return map[string]string{"Title": title, "CSS": css} },
 	"add":  func(a, b int) int { return a + b },
+	"sub":  func(a, b int) int { return a - b },
+	// listLimit is how many items a long list shows inline (testlists.go).
+	"listLimit": func() int { return listLimit },
 	// resultClass is the CSS class of a stage result.
 	"resultClass": func(r pipeline.Result) string {
 		if r == "" {
@@ -50,8 +53,17 @@ var funcs = template.FuncMap{
 	"violationGroups": violationGroups,
 	// level is the outline indentation class of a section depth.
 	"level": func(n int) string { return fmt.Sprintf("lvl%d", min(max(n, 1), 6)) },
-	"testList": func(name, id string, tests []string, always bool) testListData {
-		return testListData{Name: name, ID: id, Tests: tests, Always: always, Open: always && len(tests) <= 200}
+	// testList is one list of test ids; a list longer than listLimit shows
+	// its first listLimit ids and links to json, the file that holds all.
+	"testList": func(name, id string, tests []string, always bool, json ...string) testListData {
+		d := testListData{Name: name, ID: id, Tests: tests, Shown: tests, Always: always, Open: always && len(tests) <= listLimit}
+		if len(tests) > listLimit {
+			d.Shown, d.More = tests[:listLimit], len(tests)-listLimit
+			if len(json) > 0 {
+				d.JSON = json[0]
+			}
+		}
+		return d
 	},
 	"codeTable": func(t mapping.Table[mapping.CodeRow], reason bool) codeTableData {
 		return codeTableData{Table: t, Reason: reason}
@@ -91,6 +103,11 @@ type testListData struct {
 	Name, ID     string
 	Tests        []string
 	Always, Open bool
+	// Shown are the ids listed inline; More counts the others, which JSON
+	// (the tests file, relative to the page) holds.
+	Shown []string
+	More  int
+	JSON  string
 }
 
 // codeTableData is a block's Direct modifications (no Reason column) or

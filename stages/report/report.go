@@ -178,6 +178,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 	}
 	for _, p := range idx.Candidates {
 		path := filepath.Join(out, filepath.FromSlash(p.Page))
+		if err := writeTests(out, p); err != nil {
+			return err
+		}
 		if err := writePage(path, "candidate.tmpl", p); err != nil {
 			return err
 		}
@@ -409,7 +412,7 @@ func writePage(path, name string, data any) error {
 }
 
 // removeStale deletes candidate pages that this run did not write (a
-// candidate removed from the workspace).
+// candidate removed from the workspace), and their tests files.
 func removeStale(dir string, pages map[string]string) error {
 	keep := map[string]bool{}
 	for _, p := range pages {
@@ -420,7 +423,12 @@ func removeStale(dir string, pages map[string]string) error {
 		return fmt.Errorf("read %s: %w", dir, err)
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".html") && !keep[e.Name()] {
+		name := e.Name()
+		if id, ok := isTestsFile(name); ok {
+			// A tests file goes with its page.
+			name = id + ".html"
+		}
+		if e.Type().IsRegular() && strings.HasSuffix(name, ".html") && !keep[name] {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return fmt.Errorf("remove stale page: %w", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The charts are inline SVG. Go computes the geometry and the templates
@@ -94,7 +95,13 @@ const (
 // longest row fills the bar area, with the row total after each bar. It is
 // the funnel chart: stages as rows, results as segments.
 func HBarChart(title string, rows []BarRow, legend []LegendItem) Chart {
-	c := Chart{Title: title, Width: chartPad*2 + barLabelWidth + barWidth + barValueWidth, Legend: legend}
+	// The label column fits the longest label, so that none is clipped at
+	// the chart's left edge (a collection step, a long stage name).
+	labelWidth := barLabelWidth
+	for _, r := range rows {
+		labelWidth = max(labelWidth, textWidth(r.Label, labelCharWidth)+12)
+	}
+	c := Chart{Title: title, Width: chartPad*2 + labelWidth + barWidth + barValueWidth, Legend: legend}
 	maxTotal := 0
 	for _, r := range rows {
 		t := 0
@@ -108,7 +115,7 @@ func HBarChart(title string, rows []BarRow, legend []LegendItem) Chart {
 		c.Height = 2 * chartPad
 		return c
 	}
-	x0 := Num(chartPad + barLabelWidth)
+	x0 := Num(chartPad + labelWidth)
 	for i, r := range rows {
 		y := Num(chartPad + i*(barHeight+barGap))
 		c.Texts = append(c.Texts, Text{X: x0 - 6, Y: y + barHeight - 5, Anchor: "end", Class: "label", Text: r.Label})
@@ -205,6 +212,11 @@ const (
 func Histogram(title, unit string, values []float64, class string) Chart {
 	bins := Bins(values)
 	c := Chart{Title: title, Width: histLeft + histWidth + chartPad, Height: chartPad + histHeight + histBottom}
+	if len(bins) > 0 {
+		// The last bin edge is centred on the chart's right end: room for
+		// its right half, so that it is not clipped.
+		c.Width = histLeft + histWidth + max(chartPad, textWidth(fmtEdge(bins[len(bins)-1].Hi), tickCharWidth)/2+2)
+	}
 	if len(bins) == 0 {
 		c.Empty = "no data"
 		c.Height = 2 * chartPad
@@ -232,6 +244,19 @@ func Histogram(title, unit string, values []float64, class string) Chart {
 		Line{X1: histLeft, Y1: base, X2: Num(histLeft + histWidth), Y2: base, Class: "axis"},
 		Line{X1: histLeft, Y1: chartPad, X2: histLeft, Y2: base, Class: "axis"})
 	return c
+}
+
+// Average character widths of the chart fonts (style.css: 11px labels,
+// 10px ticks), generous for digits and capitals: an SVG cannot measure its
+// text before it is drawn.
+const (
+	labelCharWidth = 6.6
+	tickCharWidth  = 6.0
+)
+
+// textWidth estimates the drawn width of s, in user units.
+func textWidth(s string, charWidth float64) int {
+	return int(math.Ceil(float64(utf8.RuneCountInString(s)) * charWidth))
 }
 
 // fmtEdge writes a bin edge without trailing zeros ("0.5", "20", "1500").
