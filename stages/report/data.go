@@ -115,7 +115,7 @@ type candidatePage struct {
 	// TestsJSON is the tests file beside the page, relative to it, when
 	// the build has lists (testlists.go).
 	TestsJSON string
-	Info *pipeline.Info
+	Info      *pipeline.Info
 	// Problems are artifacts that could not be read; each section says
 	// what it could not show.
 	Problems []string
