@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +29,10 @@ type BuildOptions struct {
 	Executor   string
 	Force      bool
 	JSON       bool
+	// Check checks the recipe of one candidate fast instead of building.
+	Check bool
+	// Runs overrides the recipe's run count when above 0.
+	Runs int
 }
 
 // buildRow is one candidate in the output of `lolbench build`.
@@ -46,7 +53,7 @@ func NewCmdBuild(f *Factory) *cobra.Command { return newCmdBuild(f, nil) }
 func newCmdBuild(f *Factory, runF func(*BuildOptions) error) *cobra.Command {
 	opts := &BuildOptions{}
 	cmd := &cobra.Command{
-		Use:   "build CANDIDATE... | --all",
+		Use:   "build CANDIDATE... | --all | --check CANDIDATE",
 		Short: "Build executable tasks: images, F2P/P2P validation, Harbor task",
 		Long: `Build turns candidates into executable benchmark tasks (paper, section 3.3).
 
@@ -76,19 +83,45 @@ README.md). Logs: candidates/<id>/build/logs/ (image builds, before/ and
 after/ runs). A candidate whose inputs are unchanged since its last build is
 not rebuilt unless --force is given.
 
+Each test run shows its progress: tests done of tests known (what the run
+announced, else the run before it or the last build), the time the run has
+taken, and which run of how many. On a terminal these are bars; otherwise a
+line when a run starts and ends, and at least one every 30 seconds.
+
+--runs N overrides the recipe's run count, for a quick look: fewer runs
+catch fewer flaky tests, and the run count enters the build's fingerprint.
+
+--check CANDIDATE checks a recipe in minutes instead of building: it
+prepares the environment (the install commands) and runs one test file of
+the PR (the first, in path order) once, with the test patch and the
+reference solution applied, in one sandbox. It reports each problem in one
+line: no recipe, a failing install command, patches that do not apply, a
+test command that reports no results (test.command, test.format), no test
+passing, a run past its time limit. It writes only logs, under
+candidates/<id>/build/check/, and no record, task or status.
+
 --executor local runs the same plan in temporary git work trees on this host,
 for machines without a Docker engine. It is NOT isolated (no sandbox, the
 host's network and tools) and says so.
 
-Exit status: 0 when every candidate was built, 1 when any was rejected or
-failed, 2 for bad input.`,
+Exit status: 0 when every candidate was built (or the check found no
+problem), 1 when any was rejected or failed (or the check found problems),
+2 for bad input.`,
 		Example: `  lolbench build tinykv-tkep-0002 --workspace work
+  lolbench build --check tinykv-tkep-0002 --workspace work
+  lolbench build tinykv-tkep-0002 --runs 1
   lolbench build --all --projects data/projects.yaml
   lolbench build unitconv-ucep-0004 --executor local --json | jq '.[0].f2p'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Candidates = args
+			if opts.Check && (opts.All || len(args) != 1) {
+				return errors.New("build: --check takes one candidate (see 'lolbench build --help')")
+			}
 			if opts.All == (len(args) > 0) {
 				return errors.New("build: name candidates or give --all (see 'lolbench build --help')")
+			}
+			if opts.Runs < 0 {
+				return fmt.Errorf("build: --runs %d: want 1 or more (0: the recipe's)", opts.Runs)
 			}
 			if opts.Executor != "docker" && opts.Executor != "local" {
 				return fmt.Errorf("build: --executor %q: docker or local", opts.Executor)
@@ -106,6 +139,8 @@ failed, 2 for bad input.`,
 	fl.StringVar(&opts.Executor, "executor", "docker", "where the tests run: docker, or local (not isolated)")
 	fl.BoolVar(&opts.Force, "force", false, "rebuild even when the inputs are unchanged")
 	fl.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
+	fl.BoolVar(&opts.Check, "check", false, "check one candidate's recipe fast: the install commands and one test file, one run")
+	fl.IntVar(&opts.Runs, "runs", 0, "runs per side instead of the recipe's (0: the recipe's)")
 	return cmd
 }
 
@@ -166,12 +201,17 @@ func runBuild(ctx context.Context, f *Factory, opts *BuildOptions) error {
 		return err
 	}
 	defer closeEx()
-	stage := &build.Stage{Executor: ex, Recipe: registryRecipe(opts.Registry)}
-	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
+	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, nil)
+	defer tests.close()
+	stage := &build.Stage{Executor: ex, Recipe: registryRecipe(opts.Registry), Runs: opts.Runs, Progress: tests.update}
+	env := &pipeline.Env{Workspace: ws, Status: tests.status(), Getenv: f.Getenv, Version: version, Force: opts.Force}
+	if opts.Check {
+		return runCheck(ctx, f, opts, stage, env, cands[0])
+	}
 	var rows []buildRow
 	bad := 0
 	for _, c := range cands {
-		fmt.Fprintf(f.IO.ErrOut, "%s: %s\n", c.ID, stage.String())
+		fmt.Fprintf(env.Status, "%s: %s\n", c.ID, stage.String())
 		outs, err := pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{stage})
 		if err != nil {
 			return err
@@ -221,4 +261,53 @@ func runBuild(ctx context.Context, f *Factory, opts *BuildOptions) error {
 		return silentFindings
 	}
 	return nil
+}
+
+// runCheck is lolbench build --check: the outcome on stdout, the exit
+// status 1 when the check found problems.
+func runCheck(ctx context.Context, f *Factory, opts *BuildOptions, stage *build.Stage, env *pipeline.Env, c *pipeline.Candidate) error {
+	fmt.Fprintf(env.Status, "%s: checking the recipe\n", c.ID)
+	res, err := stage.Check(ctx, env, c)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := printJSON(f.IO.Out, res); err != nil {
+			return err
+		}
+	} else {
+		printCheck(f.IO.Out, res, c.Dir)
+	}
+	if !res.OK {
+		return silentFindings
+	}
+	return nil
+}
+
+// printCheck prints a check's outcome: a verdict line, then what ran and
+// each problem on a line of its own.
+func printCheck(w io.Writer, res *build.CheckResult, dir string) {
+	verdict := "no problem found"
+	if !res.OK {
+		verdict = fmt.Sprintf("%d %s", len(res.Problems), map[bool]string{true: "problem", false: "problems"}[len(res.Problems) == 1])
+	}
+	fmt.Fprintf(w, "%s: recipe check: %s (%s)\n", res.ID, verdict, res.Duration.Round(time.Second))
+	if res.Env != nil {
+		layer := "built"
+		if res.Env.EnvReused {
+			layer = "reused"
+		}
+		env := res.Env.EnvImage
+		if env == "" {
+			env = res.Env.Dir
+		}
+		fmt.Fprintf(w, "  install: ok, environment %s (%s)\n", env, layer)
+	}
+	if res.Run != nil {
+		fmt.Fprintf(w, "  tests: %s (%s), 1 run after the reference solution: %s\n", res.TestFile, strings.Join(res.Selection, " "), build.DescribeRun(*res.Run))
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(w, "  problem: %s\n", p)
+	}
+	fmt.Fprintf(w, "  logs: %s\n", filepath.Join(dir, filepath.FromSlash(res.Logs)))
 }

@@ -23,6 +23,11 @@ func TestBuildFlags(t *testing.T) {
 		{[]string{}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
 		{[]string{"a", "--all"}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
 		{[]string{"a", "--executor", "podman"}, BuildOptions{}, `build: --executor "podman": docker or local`},
+		{[]string{"--check", "a-1", "--runs", "1"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Check: true, Runs: 1}, ""},
+		{[]string{"a-1", "--runs", "2"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Runs: 2}, ""},
+		{[]string{"--check", "a", "b"}, BuildOptions{}, "build: --check takes one candidate (see 'lolbench build --help')"},
+		{[]string{"--check", "--all"}, BuildOptions{}, "build: --check takes one candidate (see 'lolbench build --help')"},
+		{[]string{"a", "--runs", "-1"}, BuildOptions{}, "build: --runs -1: want 1 or more (0: the recipe's)"},
 	}
 	for _, tt := range tests {
 		var got *BuildOptions

@@ -166,13 +166,17 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	defer closeEx()
 	cfg.Executor = ex
 
-	plan := stages.Plan(cfg)
 	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
-	progress := newRunProgress(f.IO.ErrOut, f.IO.ErrTTY, len(plan.Each))
+	progress := newRunProgress(f.IO.ErrOut, f.IO.ErrTTY, len(stages.Plan(cfg).Each))
+	// The build's test runs show in the same bars (issue 13 §3).
+	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, progress.p)
+	cfg.TestProgress = tests.update
+	plan := stages.Plan(cfg)
 	sum, runErr := pipeline.Run(ctx, env, plan, pipeline.RunOptions{
 		From: opts.From, To: opts.To, Only: opts.Only, Jobs: opts.Jobs, Shard: opts.Shard,
 		Observe: progress.observe,
 	})
+	tests.close()
 	progress.wait()
 	if sum == nil {
 		return runErr

@@ -200,12 +200,13 @@ func (r Run) describe() string {
 	return b.String()
 }
 
-// lastRunTests counts the tests the last run of a side reported.
+// lastRunTests counts the tests the last run of a side reported, and its
+// canaries, which the progress counts too.
 func lastRunTests(s Side) int {
 	if len(s.Runs) == 0 {
 		return 0
 	}
-	n := 0
+	n := s.Runs[len(s.Runs)-1].Canaries
 	for _, c := range s.Runs[len(s.Runs)-1].Counts {
 		n += c
 	}

@@ -65,6 +65,12 @@ type Stage struct {
 	// IncludeUnreviewed builds a candidate that has not passed every gate
 	// (Gates), and marks its task unreviewed with the gates it skipped.
 	IncludeUnreviewed bool
+	// Runs, when above 0, overrides the recipe's run count (lolbench build
+	// --runs: a quick look; fewer runs catch fewer flaky tests).
+	Runs int
+	// Progress, when set, receives the progress of a candidate's test
+	// runs while they go on (issue 13 §3: long builds talk).
+	Progress func(id string, p sandbox.TestProgress)
 
 	graderOnce sync.Once
 	grader     string
@@ -178,6 +184,9 @@ func (s *Stage) Inputs(env *pipeline.Env, c *pipeline.Candidate) (pipeline.Input
 			in.Params = append(in.Params, "host files "+key)
 		}
 	}
+	if s.Runs > 0 {
+		in.Params = append(in.Params, fmt.Sprintf("runs %d", s.Runs))
+	}
 	return in, nil
 }
 
@@ -239,6 +248,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		// a host path that the record need not carry.
 		r.Dir = ""
 	}
+	if s.Runs > 0 {
+		r.Runs = s.Runs
+	}
+	// The last build's runs say how many tests to expect, before it is
+	// replaced.
+	known := knownTests(c)
 	repoDir, err := info.RepoPath(env.Workspace)
 	if err != nil {
 		return err
@@ -327,7 +342,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return err
 	}
 	plan := sandbox.Plan{Recipe: r, Selection: testcmd.Selection(r, sp.TestFiles), Language: info.Language,
-		TestPatch: sp.TestPatch, Solution: sp.Solution, Grader: grader}
+		TestPatch: sp.TestPatch, Solution: sp.Solution, Grader: grader, Known: known}
+	if s.Progress != nil {
+		plan.Progress = func(p sandbox.TestProgress) { s.Progress(c.ID, p) }
+	}
 	rep, err := sandbox.Validate(ctx, senv, plan, logs, env.Status)
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
@@ -364,6 +382,28 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		fmt.Fprintf(env.Status, "%s: %s\n", c.ID, rep.Summary())
 	}
 	return nil
+}
+
+// knownTests is how many tests each side's last run reported in the
+// candidate's last build, canaries included; nil when there was none.
+func knownTests(c *pipeline.Candidate) map[string]int {
+	rec, err := LoadRecord(c)
+	if err != nil || rec.Report == nil {
+		return nil
+	}
+	known := map[string]int{}
+	for _, sd := range []sandbox.Side{rec.Report.Before, rec.Report.After} {
+		if len(sd.Runs) == 0 {
+			continue
+		}
+		// The progress counts the planted canaries too: they are tests.
+		last := sd.Runs[len(sd.Runs)-1]
+		known[sd.Name] = last.Canaries
+		for _, n := range last.Counts {
+			known[sd.Name] += n
+		}
+	}
+	return known
 }
 
 // graderPath builds lolbench-grade once per stage, into the workspace's
