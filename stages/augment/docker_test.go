@@ -2,6 +2,7 @@ package augment
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/lolbench/lolbench/internal/testcand"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/workspace"
@@ -84,11 +86,20 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 	if err := testcand.CopyMapping(spec, c, "mapping.md"); err != nil {
 		t.Fatal(err)
 	}
-	r, err := os.ReadFile(filepath.Join(spec.Sample, "recipe.yaml"))
+	r, err := recipe.Load(filepath.Join(spec.Sample, "recipe.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := workspace.WriteFile(filepath.Join(c.Dir, build.RecipeFile), r, 0o644); err != nil {
+	// One run per test job: these tests are about what augment keeps, not
+	// about flaky tests (the build's and augment's repeated runs are
+	// tested in their own packages), and each run costs seconds.
+	r.Runs = 1
+	r.Dir = "" // recorded by Load, not a field of recipe.yaml; the samples name no host file
+	data, err := json.Marshal(r) // the recipe as YAML is JSON's superset
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := workspace.WriteFile(filepath.Join(c.Dir, build.RecipeFile), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := &pipeline.Env{Workspace: ws, Status: io.Discard, Getenv: os.Getenv, Version: "test"}
@@ -127,6 +138,7 @@ func scriptSurvivors(t *testing.T, survivors []string, scripted map[string]map[i
 // retained; every other survivor gets an answer that fails the static
 // checks twice and is dropped.
 func TestDockerTinykv(t *testing.T) {
+	t.Parallel() // beside TestDockerUnitconv: containers wait as much as they compute
 	ctx := context.Background()
 	d, env, c := dockerCandidate(t, testcand.Tinykv(filepath.Join("..", "..")), "Go")
 	set, err := mutation.Load(c)
@@ -201,6 +213,7 @@ func TestDockerTinykv(t *testing.T) {
 // kills the int-constant mutant that drops exponent-1 terms
 // (`e * n != 0` made `!= 1`), and is retained.
 func TestDockerUnitconv(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	spec := testcand.Spec{Sample: filepath.Join("..", "..", "data", "samples", "unitconv"), ID: "unitconv-ucep-0004", EPFile: "ep.md",
 		EPID: "UCEP 4", Title: "Unit expressions and temperature scales"}
