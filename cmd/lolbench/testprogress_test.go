@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbauerster/mpb/v8"
+
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 )
 
@@ -78,5 +80,33 @@ unitconv-ucep-0004: tests after the reference solution, run 2 of 2: 9 done, 35s,
 `
 	if got := out.String(); got != want {
 		t.Errorf("lines:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestTestProgressBars: on a terminal the sides are bars in the mpb
+// container; a side that is over completes and leaves, and close returns
+// (rendering never waits for an update).
+func TestTestProgressBars(t *testing.T) {
+	var out syncBuffer
+	p := mpb.New(mpb.WithOutput(&out), mpb.WithWidth(60), mpb.WithAutoRefresh(), mpb.WithRefreshRate(time.Millisecond))
+	clock := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tp := newTestProgress(&out, p, func() time.Time { return clock }, nil)
+	tp.own = true
+	for i := 0; i <= 57; i += 3 {
+		tp.update("tinykv-tkep-0002", sandbox.TestProgress{Side: "before", Run: 2, Runs: 3, Done: i, Known: 57})
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if s := out.String(); !strings.Contains(s, "tinykv-tkep-0002 tests before, run 2/3") || !strings.Contains(s, "57/57 done, 0s") {
+		t.Errorf("bar output lacks the side or its counts:\n%q", s)
+	}
+	tp.update("tinykv-tkep-0002", sandbox.TestProgress{Side: "before", Run: 3, Runs: 3, Done: 57, Known: 57, Ended: true, Over: true})
+	tp.update("unitconv-ucep-0004", sandbox.TestProgress{Side: "after", Run: 1, Runs: 3, Done: 1})
+	done := make(chan bool)
+	go func() { tp.close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("close did not return")
 	}
 }
