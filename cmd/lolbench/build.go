@@ -93,12 +93,12 @@ catch fewer flaky tests, and the run count enters the build's fingerprint.
 
 --check CANDIDATE checks a recipe in minutes instead of building: it
 prepares the environment (the install commands) and runs one test file of
-the PR (the first, in path order) once, with the test patch and the
-reference solution applied, in one sandbox. It reports each problem in one
-line: no recipe, a failing install command, patches that do not apply, a
-test command that reports no results (test.command, test.format), no test
-passing, a run past its time limit. It writes only logs, under
-candidates/<id>/build/check/, and no record, task or status.
+the PR (the first, in path order) once, whatever --runs says, with the test
+patch and the reference solution applied, in one sandbox. It reports each
+problem in one line: no recipe, a failing install command, patches that do
+not apply, a test command that reports no results (test.command,
+test.format), no test passing, a run past its time limit. It writes only
+logs, under candidates/<id>/build/check/, and no record, task or status.
 
 --executor local runs the same plan in temporary git work trees on this host,
 for machines without a Docker engine. It is NOT isolated (no sandbox, the
