@@ -62,7 +62,10 @@ it, when anything it read changed. A hand-edited mapping.md reruns validate
 and everything after it, for that candidate only. A candidate rejected at a
 stage stops there, with the reason recorded (lolbench status). Results are
 written atomically: a run killed at any moment and started again loses
-nothing.
+nothing. On a terminal, bars show each stage and candidate, and the
+build's test runs (tests done of tests known, the run's time, run n of N);
+elsewhere a line per finished stage, and test progress at least every 30
+seconds while tests run.
 
 Tasks are built only from candidates that passed every gate: the static
 rules (validate), the semantic audits (audit), the judge's Q >= 8.0 (rank)
