@@ -13,11 +13,13 @@ build:
 
 # Each of demo and test sets up what it needs on a fresh machine: Debian
 # packages (test/setup.sh, as .ci/run) and the offline base image (built
-# once, then cached by its content tag).
+# once, then cached by its content tag). Then the tests, and every fuzz
+# target for a short fixed budget (test/fuzz.sh).
 test: build
 	bash test/setup.sh test
 	$(BIN) env base >/dev/null
 	$(GO) test -count=1 -timeout 20m ./...
+	bash test/fuzz.sh
 
 # Benchmarks run side by side in one go; compare runs with benchstat.
 bench:
