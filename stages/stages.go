@@ -45,6 +45,9 @@ type Config struct {
 	// operator per task (0: no cap), to bound the test runs of a large PR
 	// or of the demo.
 	MaxMutantsPerOperator int
+	// Runs, when above 0, overrides every recipe's run count in the build
+	// (build.Stage.Runs): a quick look, or a test of the pipeline itself.
+	Runs int
 	// TestProgress receives the progress of the build's test runs
 	// (build.Stage.Progress); nil shows none.
 	TestProgress func(id string, p sandbox.TestProgress)
@@ -78,7 +81,7 @@ func Plan(cfg Config) *pipeline.Plan {
 		review.Stage{IncludeUnreviewed: cfg.IncludeUnreviewed},
 		// build: only a candidate that passed every gate is worth the
 		// Docker time of task construction (§3.3).
-		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe, IncludeUnreviewed: cfg.IncludeUnreviewed, Progress: cfg.TestProgress},
+		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe, IncludeUnreviewed: cfg.IncludeUnreviewed, Runs: cfg.Runs, Progress: cfg.TestProgress},
 		// mutate: mutants and coverage need a built task whose F2P and P2P
 		// lists hold (§4).
 		&mutate.Stage{Executor: cfg.Executor, LLM: cfg.LLM, MaxPerOperator: cfg.MaxMutantsPerOperator},

@@ -39,9 +39,11 @@ type RunOptions struct {
 	// every gate, marked unreviewed.
 	IncludeUnreviewed bool
 	MaxMutants        int
-	LLMConfig         string
-	ReplayOnly        bool
-	JSON              bool
+	// Runs overrides the recipes' run counts in the build when above 0.
+	Runs       int
+	LLMConfig  string
+	ReplayOnly bool
+	JSON       bool
 }
 
 // NewCmdRun runs the whole method over a workspace, like make.
@@ -104,6 +106,9 @@ slice of the candidates, so that n workers can share a workspace
 			if opts.Jobs < 1 {
 				return fmt.Errorf("--jobs %d: want at least 1", opts.Jobs)
 			}
+			if opts.Runs < 0 {
+				return fmt.Errorf("--runs %d: want 1 or more (0: each recipe's)", opts.Runs)
+			}
 			if opts.Executor != "auto" && opts.Executor != "docker" && opts.Executor != "local" {
 				return fmt.Errorf("--executor %q: auto, docker or local", opts.Executor)
 			}
@@ -126,6 +131,7 @@ slice of the candidates, so that n workers can share a workspace
 	fl.StringVar(&opts.Executor, "executor", "auto", "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)")
 	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "build and export candidates that did not pass every gate (validate, audit, rank Q >= 8.0, review), marked unreviewed (demos; a dataset passes them)")
 	fl.IntVar(&opts.MaxMutants, "max-mutants-per-operator", 0, "cap the syntax-operator mutants of one operator per task (0: no cap)")
+	fl.IntVar(&opts.Runs, "runs", 0, "the build's test runs per side instead of each recipe's (0: the recipe's; fewer runs find fewer flaky tests)")
 	fl.StringVar(&opts.LLMConfig, "llm-config", "", "YAML file with the LLM configuration")
 	fl.BoolVar(&opts.ReplayOnly, "replay-only", false, "serve every LLM answer from the workspace's records")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
@@ -152,7 +158,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return err
 	}
 	cfg := stages.Config{Offline: opts.Offline, IncludeUnreviewed: opts.IncludeUnreviewed, Recipe: registryRecipe(opts.Projects),
-		MaxMutantsPerOperator: opts.MaxMutants}
+		MaxMutantsPerOperator: opts.MaxMutants, Runs: opts.Runs}
 	if opts.Projects != "" {
 		if cfg.Registry, err = registry.Load(opts.Projects); err != nil {
 			return err

@@ -19,8 +19,9 @@ func TestRunFlags(t *testing.T) {
 	}{
 		{[]string{"--workspace", "w", "--from", "validate", "--to", "build", "--only", "a-1, b-2", "--jobs", "3", "--shard", "1/4", "--force"},
 			&RunOptions{Workspace: "w", From: "validate", To: "build", Only: []string{"a-1", "b-2"}, Jobs: 3, Shard: pipeline.Shard{I: 1, N: 4}, Force: true, Executor: "auto"}, ""},
-		{[]string{"--executor", "local", "--include-unreviewed", "--projects", "p.yaml", "--offline"},
-			&RunOptions{Workspace: "work", Jobs: 1, Executor: "local", IncludeUnreviewed: true, Projects: "p.yaml", Offline: true}, ""},
+		{[]string{"--executor", "local", "--include-unreviewed", "--projects", "p.yaml", "--offline", "--runs", "1"},
+			&RunOptions{Workspace: "work", Jobs: 1, Executor: "local", IncludeUnreviewed: true, Projects: "p.yaml", Offline: true, Runs: 1}, ""},
+		{[]string{"--runs", "-1"}, nil, "--runs -1: want 1 or more (0: each recipe's)"},
 		{[]string{"--shard", "4/4"}, nil, "want i/n with 0 <= i < n"},
 		{[]string{"--jobs", "0"}, nil, "--jobs 0: want at least 1"},
 		{[]string{"--only", "../x"}, nil, "invalid candidate id"},
