@@ -294,3 +294,25 @@ func TestJaCoCo(t *testing.T) {
 		t.Errorf("Rust: %v", err)
 	}
 }
+
+// TestPythonTimedOut: a coverage run stopped by timeout(1) is reported as
+// such, not as the empty report it leaves (pypa/packaging's 26,921 tests
+// under per-test contexts ran past 1200 s: docs/real-projects.md).
+func TestPythonTimedOut(t *testing.T) {
+	p := NewPlan(context.Background(), Spec{Recipe: recipe.Recipe{Test: recipe.Test{Command: "python3 -m pytest {tests}"}, Limits: recipe.Limits{TimeoutSec: 1200}}})
+	want := "the coverage run timed out after 1200 s (the recipe's limits.timeout_sec); coverage.py's per-test contexts make a run slower than the tests alone: raise limits.timeout_sec (run.log shows how far it got)"
+	for _, c := range []struct {
+		exit, want string
+	}{
+		{"124\n", want},
+		{"137\n", want},
+		{"1\n", "coverage.json: unexpected end of JSON input"},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "run.exit"), []byte(c.exit), 0o644)
+		os.WriteFile(filepath.Join(dir, "coverage.json"), nil, 0o644)
+		if _, err := (pythonAdapter{}).Read(dir, p); err == nil || err.Error() != c.want {
+			t.Errorf("exit %q: error %v, want %q", c.exit, err, c.want)
+		}
+	}
+}

@@ -100,6 +100,14 @@ func pyContextKey(id string) string {
 
 // Read implements Adapter.
 func (pythonAdapter) Read(dir string, p *Plan) (*Raw, error) {
+	// A run that timeout(1) stopped (124, or 137 after -k's SIGKILL) leaves
+	// coverage.py's data file half written, and the JSON report empty or
+	// missing: say that, not what the JSON parser makes of it.
+	if b, err := os.ReadFile(filepath.Join(dir, "run.exit")); err == nil {
+		if code := strings.TrimSpace(string(b)); code == "124" || code == "137" {
+			return nil, fmt.Errorf("the coverage run timed out after %d s (the recipe's limits.timeout_sec); coverage.py's per-test contexts make a run slower than the tests alone: raise limits.timeout_sec (run.log shows how far it got)", p.Recipe.Limits.TimeoutSec)
+		}
+	}
 	data, err := os.ReadFile(filepath.Join(dir, "coverage.json"))
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "json.log"))
