@@ -94,7 +94,7 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 	// about flaky tests (the build's and augment's repeated runs are
 	// tested in their own packages), and each run costs seconds.
 	r.Runs = 1
-	r.Dir = "" // recorded by Load, not a field of recipe.yaml; the samples name no host file
+	r.Dir = ""                   // recorded by Load, not a field of recipe.yaml; the samples name no host file
 	data, err := json.Marshal(r) // the recipe as YAML is JSON's superset
 	if err != nil {
 		t.Fatal(err)
