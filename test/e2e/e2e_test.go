@@ -53,9 +53,12 @@ func setup(t *testing.T, bin, work string) {
 // runArgs runs the demo's registry; only, when set, names the candidates
 // to process (--only).
 func runArgs(work, only string) []string {
-	// No LLM endpoint: the LLM stages skip, as on a fresh machine.
+	// No LLM endpoint: the LLM stages skip, as on a fresh machine. One
+	// test run per side: this test is about the pipeline (resuming,
+	// rerunning what changed), and the build's repeated runs are tested in
+	// its own package.
 	args := []string{"run", "--workspace", work, "--projects", filepath.Join(work, "projects.yaml"),
-		"--offline", "--include-unreviewed", "--max-mutants-per-operator", "1", "--json"}
+		"--offline", "--include-unreviewed", "--max-mutants-per-operator", "1", "--runs", "1", "--json"}
 	if only != "" {
 		args = append(args, "--only", only)
 	}
