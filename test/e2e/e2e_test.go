@@ -152,6 +152,15 @@ func artifacts(t *testing.T, work, only string) map[string]string {
 			if d.Name() == "status.json" {
 				return nil
 			}
+			// Line coverage per test is not deterministic in the tinykv
+			// sample: the sweeper goroutine that TestStartSweeperStops stops
+			// runs its return line (store/expiry.go:32) before the test
+			// binary writes its profile, or not. The files that hold line
+			// sets and counts are compared by the stage tests instead
+			// (stages/mutate expects "74 or 75" lines).
+			if slices.Contains([]string{"coverage/coverage.json", "augment/test_sections.json", "augment/augment.json"}, strings.Join(strings.Split(filepath.ToSlash(rel), "/")[2:], "/")) {
+				return nil
+			}
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
