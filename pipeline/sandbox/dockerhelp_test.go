@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
@@ -129,11 +130,21 @@ func TestDockerStopsOrphanedContainers(t *testing.T) {
 	orphan[LabelOwnerPID] = strconv.Itoa(deadPID(t))
 	run(orphan)
 	d.pruneStale(ctx, LabelTask+"=orphan-task")
-	res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", LabelTask+"=orphan-task")})
-	if err != nil {
-		t.Fatal(err)
+	// When another Prepare removes the orphan at the same moment, this
+	// prune's removal fails ("already in progress") and the engine still
+	// lists the container for a moment: wait for the removal to land.
+	var items []container.Summary
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		res, err := d.cli.ContainerList(ctx, client.ContainerListOptions{All: true, Filters: make(client.Filters).Add("label", LabelTask+"=orphan-task")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = res.Items
+		if len(items) <= 1 || time.Now().After(deadline) {
+			break
+		}
 	}
-	if len(res.Items) != 1 || res.Items[0].ID != live || res.Items[0].State != container.StateRunning {
-		t.Fatalf("after pruning: %+v, want only the live owner's running container", res.Items)
+	if len(items) != 1 || items[0].ID != live || items[0].State != container.StateRunning {
+		t.Fatalf("after pruning: %+v, want only the live owner's running container", items)
 	}
 }

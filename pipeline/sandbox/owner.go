@@ -3,10 +3,13 @@ package sandbox
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Labels that tie a job container to the lolbench process that made it
@@ -68,7 +71,8 @@ func ownerGone(labels map[string]string) bool {
 	}
 	start, err := procStart(pid)
 	if err != nil {
-		return os.IsNotExist(err)
+		// ESRCH: the process exited while its stat file was read.
+		return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)
 	}
 	return labels[LabelOwnerStart] != "" && start != labels[LabelOwnerStart]
 }
