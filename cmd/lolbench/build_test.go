@@ -157,7 +157,7 @@ func TestRegistryRecipe(t *testing.T) {
 	}
 	want := &recipe.Recipe{Image: "golang:1.22", Install: []string{"go build ./..."},
 		Test: recipe.Test{Command: "go test -json {tests}", Suite: []string{"./..."}, Select: "packages", Format: "go-json"},
-		Dir: dir} // host paths of a registry's recipe are relative to the registry's folder
+		Dir:  dir} // host paths of a registry's recipe are relative to the registry's folder
 	if !reflect.DeepEqual(r, want) {
 		t.Fatalf("got %+v", r)
 	}
