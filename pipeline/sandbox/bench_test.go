@@ -43,8 +43,8 @@ func BenchmarkFirstTask(b *testing.B) {
 }
 
 // BenchmarkSecondTask prepares a further task of the same repository, base
-// commit and recipe: layer 2 exists and is reused, only the thin task image
-// is built.
+// commit and recipe: layer 2 exists and is reused, and is tagged with the
+// task's name.
 func BenchmarkSecondTask(b *testing.B) {
 	d := needDocker(b)
 	s := loadSample(b, "tinykv")

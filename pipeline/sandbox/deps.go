@@ -432,11 +432,12 @@ func depsDockerfile(l layout) string {
 	return b.String()
 }
 
-// pipDockerfile installs the requirement files from the wheels folder with
+// pipCommand installs the requirement files from the wheels folder with
 // no index, as the recipe's user (pip falls back to a user install when
-// site-packages is not writable). PIP_BREAK_SYSTEM_PACKAGES: Debian marks
-// its Python externally managed (PEP 668); the image is ours to change.
-func pipDockerfile(l layout) string {
+// site-packages is not writable); "" when there are none.
+// PIP_BREAK_SYSTEM_PACKAGES: Debian marks its Python externally managed
+// (PEP 668); the image is ours to change.
+func pipCommand(l layout) string {
 	if len(l.requirements) == 0 {
 		return ""
 	}
@@ -445,7 +446,7 @@ func pipDockerfile(l layout) string {
 	for _, q := range l.requirements {
 		cmd += " -r " + testcmd.Quote(recipe.FilesDir+"/"+q)
 	}
-	return fmt.Sprintf("RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(cmd))
+	return cmd
 }
 
 func lastLine(s string) string {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -223,10 +224,7 @@ COPY --chown=lolbench:lolbench repo/ /testbed/
 RUN ["/bin/sh", "-c", "mkdir -p -m 0700 /opt/lolbench && cd /testbed && find . -mindepth 1 ! -type d -print0 >/opt/lolbench/tracked"]
 WORKDIR /testbed
 USER lolbench
-RUN ` + SnapshotScript() + `
-RUN ["/bin/sh", "-c", "PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --disable-pip-version-check --no-input --no-cache-dir --no-warn-script-location --progress-bar off --no-index --find-links /opt/lolbench-deps/recipe/wheels -r /opt/lolbench-deps/recipe/req/test.txt -r '/opt/lolbench-deps/recipe/req/lint'\\''s.txt'"]
-RUN ["/bin/sh", "-c", "make"]
-RUN ["/bin/sh", "-c", ` + jsonString(CheckScript("/testbed", []string{"packaging"})) + `]
+RUN ["/bin/sh", "-c", ` + jsonString(setupScript(r, recipeLayout(r, true))) + `]
 USER root
 `
 	if !strings.HasPrefix(body, want) {
@@ -373,5 +371,38 @@ func TestFillWheels(t *testing.T) {
 		"ERROR: No matching distribution found for other==2.0 (log " + filepath.Join(logs, "deps.log") + "); put the wheels there by hand, or make an index reachable (PIP_INDEX_URL)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}
+
+// TestSetupScript: layer 2's one RUN runs each install command in its own
+// shell, as separate RUNs would (a cd or a variable does not carry over),
+// names every step, and stops at the first failing one with its status,
+// which Docker.build reads back for its error.
+func TestSetupScript(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPING: no git on this host")
+	}
+	r := recipe.Recipe{Install: []string{"X=1; mkdir sub; cd sub; pwd -P >../where", "echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"\nexit 7", "echo never"},
+		Test: recipe.Test{Command: "x {tests}", Format: "junit"}}.Defaults()
+	script := setupScript(r, layout{})
+	dir := t.TempDir()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 7 {
+		t.Fatalf("exit: %v\n%s", err, out)
+	}
+	want := "lolbench-step: base commit\n" +
+		"lolbench-step: install 1 of 3 (X=1; mkdir sub; cd sub; pwd -P >../where)\n" +
+		"lolbench-step: install 2 of 3 (echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"...)\n" +
+		"X=unset in " + filepath.Base(dir) + "\n" +
+		"lolbench-step: install 2 of 3 (echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"...) failed with exit status 7\n"
+	if string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+	if tag, err := exec.Command("git", "-C", dir, "tag").Output(); err != nil || string(tag) != BaseTag+"\n" {
+		t.Fatalf("base commit: tags %q, %v", tag, err)
 	}
 }

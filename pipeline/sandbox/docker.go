@@ -73,7 +73,7 @@ func (d *Docker) Isolated() bool { return true }
 
 // Prepare implements Executor: it builds layer 1 and layer 2 unless their
 // tags exist (a second task of the same repository, base commit and recipe
-// reuses them as they are) and then the thin task image.
+// reuses them as they are) and then names layer 2 for the task.
 func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	d.pruneStale(ctx)
 	r := spec.Recipe
@@ -152,9 +152,12 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		}
 	}
 	env.info.EnvImageID = id
+	// The task's image is layer 2 under the task's name: a tag, where a
+	// build of the one LABEL instruction would commit a layer (seconds
+	// each, see baseDockerfileBody). The Harbor Dockerfile keeps the label.
 	task := taskImageName(spec)
-	if _, err := d.build(ctx, task, spec.LogDir, "image-task.log", dockerfileOnly("FROM "+envImg+"\n"+taskDockerfileBody(spec.Task))); err != nil {
-		return nil, err
+	if _, err := d.cli.ImageTag(ctx, client.ImageTagOptions{Source: envImg, Target: task}); err != nil {
+		return nil, fmt.Errorf("tag %s as %s: %w", envImg, task, err)
 	}
 	env.image, env.info.TaskImage = task, task
 	return env, nil
@@ -257,7 +260,7 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 	defer res.Body.Close()
 	dec := json.NewDecoder(res.Body)
 	var last []string
-	check := ""
+	check, failedStep := "", ""
 	for {
 		var m jsonstream.Message
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
@@ -269,11 +272,17 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 		if m.Stream != "" {
 			io.WriteString(logf, m.Stream)
 			for _, l := range strings.Split(strings.TrimRight(m.Stream, "\n"), "\n") {
-				if strings.TrimSpace(l) != "" {
-					last = append(last, strings.TrimSpace(l))
-				}
 				if c := checkFailure([]string{l}); c != "" {
 					check = c
+				}
+				if name, ok := strings.CutPrefix(strings.TrimSpace(l), stepPrefix); ok {
+					if strings.Contains(name, stepFailed) {
+						failedStep = name
+					}
+					continue
+				}
+				if strings.TrimSpace(l) != "" {
+					last = append(last, strings.TrimSpace(l))
 				}
 			}
 			if len(last) > 5 {
@@ -293,7 +302,12 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 			if len(last) > 0 {
 				ctxLines = "; last output: " + strings.Join(last, " | ")
 			}
-			return "", fmt.Errorf("build %s: %s%s (log %s)", tag, m.Error.Message, ctxLines, logf.Name())
+			msg := m.Error.Message
+			if failedStep != "" {
+				// The engine's message would quote the whole setup script.
+				msg = failedStep
+			}
+			return "", fmt.Errorf("build %s: %s%s (log %s)", tag, msg, ctxLines, logf.Name())
 		}
 	}
 	id, ok, err := d.imageID(ctx, tag)

@@ -422,7 +422,8 @@ func TestDockerSecondTaskReusesEnv(t *testing.T) {
 }
 
 // TestDockerBuildFailureReported: a failing install command fails the
-// build with the engine's message (ImageBuild itself returns no error).
+// build with its step, its status and its last output (ImageBuild itself
+// returns no error).
 func TestDockerBuildFailureReported(t *testing.T) {
 	d := needDocker(t)
 	s := loadSample(t, "unitconv")
@@ -430,7 +431,7 @@ func TestDockerBuildFailureReported(t *testing.T) {
 	spec.Recipe.Install = []string{"echo about to fail && exit 7"}
 	spec.LogDir = t.TempDir()
 	_, err := d.Prepare(context.Background(), spec)
-	if err == nil || !strings.Contains(err.Error(), "returned a non-zero code: 7") || !strings.Contains(err.Error(), "about to fail") {
+	if err == nil || !strings.Contains(err.Error(), ": install 1 of 1 (echo about to fail && exit 7) failed with exit status 7; last output: ") || !strings.Contains(err.Error(), "about to fail") {
 		t.Fatalf("err = %v", err)
 	}
 	log, _ := os.ReadFile(filepath.Join(spec.LogDir, "image-env.log"))

@@ -13,6 +13,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // fromImage is the image layer 1 starts from: the recipe's image, with the
@@ -34,37 +35,49 @@ const (
 )
 
 // baseDockerfileBody is layer 1 after its FROM line: system packages, the
-// non-root user and the recipe's environment variables.
+// non-root user and the recipe's environment variables. The classic
+// builder commits a layer for every instruction, ENV and LABEL included,
+// and on some storage drivers (fuse-overlayfs) each commit walks the whole
+// image, seconds each: so one RUN and one ENV.
 func baseDockerfileBody(r recipe.Recipe) string {
 	var b strings.Builder
+	// useradd (Debian, Fedora) or adduser (Alpine's busybox).
+	user := fmt.Sprintf("(id -u %[1]s >/dev/null 2>&1 || useradd -m -s /bin/sh %[1]s || adduser -D -s /bin/sh %[1]s)", r.User)
 	if len(r.Packages) > 0 {
 		pk := append([]string(nil), r.Packages...)
 		sort.Strings(pk)
-		fmt.Fprintf(&b, "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s && rm -rf /var/lib/apt/lists/*\n", strings.Join(pk, " "))
+		fmt.Fprintf(&b, "RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s && rm -rf /var/lib/apt/lists/* && %s\n", strings.Join(pk, " "), user)
+	} else {
+		fmt.Fprintf(&b, "RUN %s\n", user)
 	}
-	// useradd (Debian, Fedora) or adduser (Alpine's busybox).
-	fmt.Fprintf(&b, "RUN id -u %[1]s >/dev/null 2>&1 || useradd -m -s /bin/sh %[1]s || adduser -D -s /bin/sh %[1]s\n", r.User)
 	keys := make([]string, 0, len(r.Env))
 	for k := range r.Env {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "ENV %s=%s\n", k, dockerQuote(r.Env[k]))
+	if len(keys) > 0 {
+		// One ENV sets them all; the values are quoted, so none refers
+		// to another.
+		b.WriteString("ENV")
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=%s", k, dockerQuote(r.Env[k]))
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "LABEL %s=base\n", LabelLayer)
 	return b.String()
 }
 
 // envDockerfileBody is layer 2 after its FROM line: the dependencies from
-// the host (deps/, issue 13 §2), the base tree in /testbed as a one-commit
-// repository, the recipe's requirement files installed from its wheels,
-// and the install commands run there as the recipe's user, then the check
-// that the project under test comes from /testbed (CheckScript). Then root
-// keeps, out of that user's reach, what the verifier puts back before
-// every graded run (guard.PristineDir): the base tree's file list, taken
-// before anything ran, and copies of the repository and of the user's
-// home folder as the install step left them.
+// the host (deps/, issue 13 §2) and the base tree in /testbed; root takes
+// the base tree's file list before anything runs; then, in one RUN as the
+// recipe's user (setupScript), the tree becomes a one-commit repository,
+// the recipe's requirement files install from its wheels, the install
+// commands run, and the check that the project under test comes from
+// /testbed (CheckScript). Then root keeps, out of that user's reach, what
+// the verifier puts back before every graded run (guard.PristineDir): the
+// file list, and copies of the repository and of the user's home folder as
+// the install step left them.
 func envDockerfileBody(r recipe.Recipe, base string, l layout) string {
 	var b strings.Builder
 	p := guard.PristineDir
@@ -73,20 +86,54 @@ func envDockerfileBody(r recipe.Recipe, base string, l layout) string {
 	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf("mkdir -p -m 0700 %s && cd %s && find . -mindepth 1 ! -type d -print0 >%s/tracked", p, recipe.Workdir, p)))
 	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
 	fmt.Fprintf(&b, "USER %s\n", r.User)
-	fmt.Fprintf(&b, "RUN %s\n", SnapshotScript())
-	b.WriteString(pipDockerfile(l))
-	for _, c := range r.Install {
-		// Each command is one RUN in sh -c, so a multi-line command keeps
-		// its meaning and a failure names its step in the build log.
-		fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(c))
-	}
-	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(CheckScript(recipe.Workdir, r.Imports)))
+	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(setupScript(r, l)))
 	b.WriteString("USER root\n")
 	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf(
 		`cp -a %[2]s %[1]s/testbed && home=$(awk -F: -v u=%[3]s '$1 == u { print $6 }' /etc/passwd) && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`,
 		p, recipe.Workdir, r.User)))
 	fmt.Fprintf(&b, "USER %s\n", r.User)
 	fmt.Fprintf(&b, "LABEL %s=env %s=%s\n", LabelLayer, LabelBase, base)
+	return b.String()
+}
+
+// stepName is s's first line, cut to n bytes with "..." when longer.
+func stepName(s string, n int) string {
+	l, _, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(l) > n {
+		l, more = strings.ToValidUTF8(l[:n], ""), true
+	}
+	if more {
+		l += "..."
+	}
+	return l
+}
+
+// Lines setupScript prints before and after a failing step, read back by
+// Docker.build to name the step in its error.
+const (
+	stepPrefix = "lolbench-step: "
+	stepFailed = " failed with exit status "
+)
+
+// setupScript is layer 2's work as the recipe's user, one RUN instead of
+// one per step (see baseDockerfileBody for why): the base commit
+// (SnapshotScript), pip for the requirement files, then each install
+// command in its own sh -c, as its own RUN would run it (a cd or a
+// variable does not carry over), then the environment check. Each step
+// prints its name first (an install command's first line); a failing one
+// prints its exit status and stops the script with it.
+func setupScript(r recipe.Recipe, l layout) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "step() {\n\tprintf '%[1]s%%s\\n' \"$1\"\n\tsh -c \"$2\" </dev/null || {\n\t\trc=$?\n\t\tprintf '%[1]s%%s%[2]s%%s\\n' \"$1\" \"$rc\"\n\t\texit \"$rc\"\n\t}\n}\n", stepPrefix, stepFailed)
+	fmt.Fprintf(&b, "step 'base commit' %s\n", testcmd.Quote(SnapshotScript()))
+	if cmd := pipCommand(l); cmd != "" {
+		fmt.Fprintf(&b, "step 'requirements (pip install --no-index)' %s\n", testcmd.Quote(cmd))
+	}
+	for i, c := range r.Install {
+		name := fmt.Sprintf("install %d of %d (%s)", i+1, len(r.Install), stepName(c, 80))
+		fmt.Fprintf(&b, "step %s %s\n", testcmd.Quote(name), testcmd.Quote(c))
+	}
+	b.WriteString(CheckScript(recipe.Workdir, r.Imports))
 	return b.String()
 }
 

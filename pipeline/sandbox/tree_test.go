@@ -123,18 +123,14 @@ func TestHarborDockerfile(t *testing.T) {
 	want := `# Built by lolbench: the repository at the PR's base commit, in /testbed,
 # with its dependencies installed. No network is needed once it is built.
 FROM python:3.12-slim
-RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git make && rm -rf /var/lib/apt/lists/*
-RUN id -u lolbench >/dev/null 2>&1 || useradd -m -s /bin/sh lolbench || adduser -D -s /bin/sh lolbench
-ENV PIP_NO_INDEX="1"
-ENV Q="a \"\$b\""
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git make && rm -rf /var/lib/apt/lists/* && (id -u lolbench >/dev/null 2>&1 || useradd -m -s /bin/sh lolbench || adduser -D -s /bin/sh lolbench)
+ENV PIP_NO_INDEX="1" Q="a \"\$b\""
 LABEL org.lolbench.layer=base
 COPY --chown=lolbench:lolbench repo/ /testbed/
 RUN ["/bin/sh", "-c", "mkdir -p -m 0700 /opt/lolbench && cd /testbed && find . -mindepth 1 ! -type d -print0 >/opt/lolbench/tracked"]
 WORKDIR /testbed
 USER lolbench
-RUN ` + SnapshotScript() + `
-RUN ["/bin/sh", "-c", "pip install -e '.[test]'"]
-RUN ["/bin/sh", "-c", ` + jsonString(CheckScript("/testbed", nil)) + `]
+RUN ["/bin/sh", "-c", ` + jsonString(setupScript(r, layout{})) + `]
 USER root
 RUN ["/bin/sh", "-c", "cp -a /testbed /opt/lolbench/testbed && home=$(awk -F: -v u=lolbench '$1 == u { print $6 }' /etc/passwd) && cp -a \"$home\" /opt/lolbench/home && chmod 0700 /opt/lolbench"]
 USER lolbench
