@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -229,6 +230,12 @@ func (d *Docker) imageID(ctx context.Context, ref string) (string, bool, error) 
 	return res.ID, true, nil
 }
 
+// buildStep is the classic builder's line that starts a Dockerfile step.
+var (
+	buildStep  = regexp.MustCompile(`^Step \d+/\d+ : `)
+	ansiColour = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+)
+
 // build builds an image from the context writeCtx writes and tags it. The
 // engine reports a failed build inside the JSON stream, not as an error of
 // ImageBuild, so the stream is read to its end and errorDetail checked.
@@ -272,17 +279,23 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 		if m.Stream != "" {
 			io.WriteString(logf, m.Stream)
 			for _, l := range strings.Split(strings.TrimRight(m.Stream, "\n"), "\n") {
+				// The engine colours a step's standard error.
+				l = strings.TrimSpace(ansiColour.ReplaceAllString(l, ""))
 				if c := checkFailure([]string{l}); c != "" {
 					check = c
 				}
-				if name, ok := strings.CutPrefix(strings.TrimSpace(l), stepPrefix); ok {
+				if name, ok := strings.CutPrefix(l, stepPrefix); ok {
 					if strings.Contains(name, stepFailed) {
 						failedStep = name
 					}
 					continue
 				}
-				if strings.TrimSpace(l) != "" {
-					last = append(last, strings.TrimSpace(l))
+				switch {
+				case buildStep.MatchString(l):
+					// The output that matters is the current step's.
+					last = last[:0]
+				case l != "" && !strings.HasPrefix(l, "--->") && !strings.HasPrefix(l, "Removing intermediate container"):
+					last = append(last, l)
 				}
 			}
 			if len(last) > 5 {

@@ -61,7 +61,7 @@ func TestCheckTinykv(t *testing.T) {
 			"the test command reported no go-json results (exit code 127): check test.command and test.format of the recipe (log build/check/after/run-1/test-output.log)"},
 		{"bad format", "format: go-json", "format: tap",
 			`recipe ` + filepath.Join(c.Dir, RecipeFile) + `: test.format: unknown test-result format "tap" (known: junit, go-json, cargo, pytest-ra)`},
-		{"install fails", "  - go build ./...\n", "  - go build ./...\n  - go vet ./nowhere\n", "environment: build lolbench/env:tinykv-...: install 2 of 2 (go vet ./nowhere) failed with exit status 1; last output: ...stat /testbed/nowhere: directory not found... (log " + filepath.Join(c.Dir, CheckDir, "logs", "image-env.log") + ")"},
+		{"install fails", "  - go build ./...\n", "  - go build ./...\n  - go vet ./nowhere\n", "environment: build lolbench/env:tinykv-...: install 2 of 3 (go vet ./nowhere) failed with exit status 1; last output: ...stat /testbed/nowhere: directory not found (log " + filepath.Join(c.Dir, CheckDir, "logs", "image-env.log") + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
