@@ -15,8 +15,8 @@ build:
 # packages (test/setup.sh, as .ci/run) and the offline base image (built
 # once, then cached by its content tag). Then the tests, and every fuzz
 # target for a short fixed budget (test/fuzz.sh). The per-package timeout
-# leaves room for a slow machine: pipeline/sandbox alone took 16.5 minutes
-# on a quiet one (README, "Performance").
+# leaves room for a slow machine: the longest package, test/e2e, took 12
+# minutes on a quiet one (README, "Performance").
 test: build
 	bash test/setup.sh test
 	$(BIN) env base >/dev/null
