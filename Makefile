@@ -34,7 +34,7 @@ demo: build
 
 lint:
 	$(GO) vet ./...
-	@out=$$(gofmt -l cmd pipeline stages rules test); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(find cmd internal pipeline stages rules test -name '*.go' -not -path '*/testdata/*' -exec gofmt -l {} +); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 docs: build
 	$(BIN) rules doc > docs/rules.md
