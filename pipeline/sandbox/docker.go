@@ -230,7 +230,8 @@ func (d *Docker) imageID(ctx context.Context, ref string) (string, bool, error) 
 	return res.ID, true, nil
 }
 
-// buildStep is the classic builder's line that starts a Dockerfile step.
+// Lines of the engine's build output: buildStep starts a Dockerfile step
+// (classic builder); ansiColour wraps what a step wrote to standard error.
 var (
 	buildStep  = regexp.MustCompile(`^Step \d+/\d+ : `)
 	ansiColour = regexp.MustCompile(`\x1b\[[0-9;]*m`)

@@ -137,8 +137,8 @@ func setupScript(r recipe.Recipe, l layout) string {
 	return b.String()
 }
 
-// taskDockerfileBody is layer 3 after its FROM line: labels only, so a
-// second task of the same repository and base commit costs nothing.
+// taskDockerfileBody is layer 3 of the Harbor Dockerfile: the task's label.
+// Docker.Prepare does not build it; it tags layer 2 with the task's name.
 func taskDockerfileBody(task string) string {
 	return fmt.Sprintf("LABEL %s=task %s=%s\n", LabelLayer, LabelTask, dockerQuote(task))
 }
