@@ -26,6 +26,7 @@ import (
 	modzip "golang.org/x/mod/zip"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // fakeGoProxy writes a module proxy folder (GOPROXY=file://...) holding
@@ -217,21 +218,21 @@ func TestDepsDockerfile(t *testing.T) {
 	r := recipe.Recipe{Image: "debian:bookworm", Install: []string{"make"}, Test: recipe.Test{Command: "x {tests}", Format: "junit"},
 		Files: []string{"conftest.py"}, Wheels: "wheels", Requirements: []string{"req/test.txt", "req/lint's.txt"}, Imports: []string{"packaging"}}
 	r = r.Defaults()
-	body := envDockerfileBody(r, "b", recipeLayout(r, true))
+	body := envDockerfileBody(r, recipeLayout(r, true))
 	want := `COPY deps/ /opt/lolbench-deps/
 ENV GOMODCACHE=/opt/lolbench-deps/gomod GOFLAGS="${GOFLAGS} -mod=mod" GOPROXY=off GOSUMDB=off
 COPY --chown=lolbench:lolbench repo/ /testbed/
-RUN ["/bin/sh", "-c", "mkdir -p -m 0700 /opt/lolbench && cd /testbed && find . -mindepth 1 ! -type d -print0 >/opt/lolbench/tracked"]
-WORKDIR /testbed
+RUN ["/bin/sh", "-c", ` + jsonString(envScript(r, recipeLayout(r, true))) + `]
 USER lolbench
-RUN ["/bin/sh", "-c", ` + jsonString(setupScript(r, recipeLayout(r, true))) + `]
-USER root
 `
-	if !strings.HasPrefix(body, want) {
-		t.Fatalf("got\n%s\nwant prefix\n%s", body, want)
+	if body != want {
+		t.Fatalf("got\n%s\nwant\n%s", body, want)
+	}
+	if !strings.Contains(envScript(r, recipeLayout(r, true)), testcmd.Quote(setupScript(r, recipeLayout(r, true)))) {
+		t.Fatal("the RUN does not run setupScript")
 	}
 	// Without dependencies, nothing of them.
-	plain := envDockerfileBody(r, "b", layout{})
+	plain := envDockerfileBody(r, layout{})
 	if strings.Contains(plain, "COPY deps/") || strings.Contains(plain, "GOMODCACHE") || strings.Contains(plain, "-m pip install") {
 		t.Fatalf("a recipe without dependencies got their steps:\n%s", plain)
 	}

@@ -9,7 +9,7 @@
 //     commit with the recipe's install commands run (layer 2, reused by
 //     every task of that repository and base commit), and the task's image
 //     (layer 3: layer 2 tagged with the task's name; the Harbor Dockerfile
-//     adds the task's label). Jobs run in containers with no network, CPU,
+//     adds the task's labels). Jobs run in containers with no network, CPU,
 //     memory and pids limits, a wall-clock deadline and, where the recipe
 //     allows, a non-root user.
 //   - local (NewLocal) runs the same scripts in a temporary git work tree on

@@ -139,7 +139,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		env.info.EnvReused = true
 	} else {
 		status(spec.Status, "building layer 2 %s (repository at %s, install commands)", envImg, short(spec.Base))
-		df := "FROM " + base + "\n" + envDockerfileBody(r, spec.Base, deps.layout())
+		df := "FROM " + base + "\n" + envDockerfileBody(r, deps.layout())
 		if id, err = d.build(ctx, envImg, spec.LogDir, "image-env.log", func(tw *tar.Writer) error {
 			if err := writeFile(tw, "Dockerfile", []byte(df), 0o644); err != nil {
 				return err
@@ -154,8 +154,8 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	}
 	env.info.EnvImageID = id
 	// The task's image is layer 2 under the task's name: a tag, where a
-	// build of the one LABEL instruction would commit a layer (seconds
-	// each, see baseDockerfileBody). The Harbor Dockerfile keeps the label.
+	// build of one LABEL instruction would commit a layer (seconds each,
+	// see baseDockerfileBody). The Harbor Dockerfile keeps the labels.
 	task := taskImageName(spec)
 	if _, err := d.cli.ImageTag(ctx, client.ImageTagOptions{Source: envImg, Target: task}); err != nil {
 		return nil, fmt.Errorf("tag %s as %s: %w", envImg, task, err)

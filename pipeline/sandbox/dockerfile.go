@@ -27,18 +27,19 @@ const (
 	TaskRepo = "lolbench/task"
 )
 
-// Label keys set on every image lolbench builds.
+// Label keys: the Harbor Dockerfile labels its image with the base commit
+// and the task; job containers carry the task's.
 const (
-	LabelLayer = "org.lolbench.layer"
-	LabelBase  = "org.lolbench.base-commit"
-	LabelTask  = "org.lolbench.task"
+	LabelBase = "org.lolbench.base-commit"
+	LabelTask = "org.lolbench.task"
 )
 
 // baseDockerfileBody is layer 1 after its FROM line: system packages, the
-// non-root user and the recipe's environment variables. The classic
-// builder commits a layer for every instruction, ENV and LABEL included,
-// and on some storage drivers (fuse-overlayfs) each commit walks the whole
-// image, seconds each: so one RUN and one ENV.
+// non-root user, the recipe's environment variables and the working
+// folder. The classic builder commits a layer for every instruction, ENV,
+// WORKDIR, USER and LABEL included, and on some storage drivers
+// (fuse-overlayfs) each commit walks the whole image, seconds each: so one
+// RUN, one ENV and the WORKDIR, and no labels.
 func baseDockerfileBody(r recipe.Recipe) string {
 	var b strings.Builder
 	// useradd (Debian, Fedora) or adduser (Alpine's busybox).
@@ -64,35 +65,42 @@ func baseDockerfileBody(r recipe.Recipe) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "LABEL %s=base\n", LabelLayer)
+	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
 	return b.String()
 }
 
 // envDockerfileBody is layer 2 after its FROM line: the dependencies from
-// the host (deps/, issue 13 §2) and the base tree in /testbed; root takes
-// the base tree's file list before anything runs; then, in one RUN as the
-// recipe's user (setupScript), the tree becomes a one-commit repository,
-// the recipe's requirement files install from its wheels, the install
-// commands run, and the check that the project under test comes from
-// /testbed (CheckScript). Then root keeps, out of that user's reach, what
-// the verifier puts back before every graded run (guard.PristineDir): the
-// file list, and copies of the repository and of the user's home folder as
-// the install step left them.
-func envDockerfileBody(r recipe.Recipe, base string, l layout) string {
+// the host (deps/, issue 13 §2), the base tree in /testbed, then one RUN
+// as root (envScript) and the recipe's user for what runs in the image.
+func envDockerfileBody(r recipe.Recipe, l layout) string {
 	var b strings.Builder
-	p := guard.PristineDir
 	b.WriteString(depsDockerfile(l))
 	fmt.Fprintf(&b, "COPY --chown=%[1]s:%[1]s repo/ %[2]s/\n", r.User, recipe.Workdir)
-	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf("mkdir -p -m 0700 %s && cd %s && find . -mindepth 1 ! -type d -print0 >%s/tracked", p, recipe.Workdir, p)))
-	fmt.Fprintf(&b, "WORKDIR %s\n", recipe.Workdir)
+	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(envScript(r, l)))
 	fmt.Fprintf(&b, "USER %s\n", r.User)
-	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(setupScript(r, l)))
-	b.WriteString("USER root\n")
-	fmt.Fprintf(&b, "RUN [\"/bin/sh\", \"-c\", %s]\n", jsonString(fmt.Sprintf(
-		`cp -a %[2]s %[1]s/testbed && home=$(awk -F: -v u=%[3]s '$1 == u { print $6 }' /etc/passwd) && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`,
-		p, recipe.Workdir, r.User)))
-	fmt.Fprintf(&b, "USER %s\n", r.User)
-	fmt.Fprintf(&b, "LABEL %s=env %s=%s\n", LabelLayer, LabelBase, base)
+	return b.String()
+}
+
+// envScript is layer 2's RUN, as root, in place of a RUN per user switch
+// (see baseDockerfileBody for why): root takes the base tree's file list
+// before anything runs; the recipe's user runs setupScript through setpriv,
+// with what a USER instruction would give it (its uid, gid and groups, its
+// HOME unless the recipe sets one, the image's other variables); then root
+// keeps, out of that user's reach, what the verifier puts back before every
+// graded run (guard.PristineDir): the file list, and copies of the
+// repository and of the user's home folder as the install step left them.
+func envScript(r recipe.Recipe, l layout) string {
+	p, u := guard.PristineDir, testcmd.Quote(r.User)
+	var b strings.Builder
+	fmt.Fprintf(&b, "mkdir -p -m 0700 %[1]s && cd %[2]s && chown %[3]s:%[3]s . && find . -mindepth 1 ! -type d -print0 >%[1]s/tracked || exit 1\n", p, recipe.Workdir, u)
+	fmt.Fprintf(&b, "home=$(awk -F: -v u=%s '$1 == u { print $6 }' /etc/passwd)\n", u)
+	fmt.Fprintf(&b, "command -v setpriv >/dev/null 2>&1 || { echo 'the image has no setpriv (util-linux), with which layer 2 runs the install commands as %s'; echo '%s'; exit 127; }\n", r.User, stepPrefix+"user switch"+stepFailed+"127")
+	setHome := `HOME="$home" `
+	if _, ok := r.Env["HOME"]; ok {
+		setHome = ""
+	}
+	fmt.Fprintf(&b, "setpriv --reuid=\"$(id -u %[1]s)\" --regid=\"$(id -g %[1]s)\" --init-groups env %[2]ssh -c %[3]s || exit $?\n", u, setHome, testcmd.Quote(setupScript(r, l)))
+	fmt.Fprintf(&b, `cp -a %[2]s %[1]s/testbed && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`+"\n", p, recipe.Workdir)
 	return b.String()
 }
 
@@ -137,22 +145,18 @@ func setupScript(r recipe.Recipe, l layout) string {
 	return b.String()
 }
 
-// taskDockerfileBody is layer 3 of the Harbor Dockerfile: the task's label.
-// Docker.Prepare does not build it; it tags layer 2 with the task's name.
-func taskDockerfileBody(task string) string {
-	return fmt.Sprintf("LABEL %s=task %s=%s\n", LabelLayer, LabelTask, dockerQuote(task))
-}
-
 // HarborDockerfile is the three layers in one self-contained Dockerfile,
 // built from a context holding repo/ (the base tree) and, when the recipe
 // brings dependencies from the host, deps/ (Deps.WriteDir; nil deps means
 // none). Its instructions are those of the layered images in the same
 // order, so on an engine that has built the layers the classic builder's
-// cache serves every step.
+// cache serves every step; then layer 3, which Docker.Prepare does not
+// build (it tags layer 2 with the task's name): the task's labels.
 func HarborDockerfile(r recipe.Recipe, base, task string, deps *Deps) string {
 	return "# Built by lolbench: the repository at the PR's base commit, in " + recipe.Workdir + ",\n" +
 		"# with its dependencies installed. No network is needed once it is built.\n" +
-		"FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base, deps.layout()) + taskDockerfileBody(task)
+		"FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, deps.layout()) +
+		fmt.Sprintf("LABEL %s=%s %s=%s\n", LabelBase, base, LabelTask, dockerQuote(task))
 }
 
 // Image names. Layer 1 is keyed by what it is built from; layer 2 by the
@@ -163,7 +167,7 @@ func baseImageName(r recipe.Recipe) string {
 
 // envImageName names layer 2 for spec and the dependencies planned for it.
 func envImageName(spec Spec, deps *Deps) string {
-	key := baseImageName(spec.Recipe) + "\n" + envDockerfileBody(spec.Recipe, spec.Base, deps.layout()) + "\n" + spec.Tree.Key()
+	key := baseImageName(spec.Recipe) + "\n" + envDockerfileBody(spec.Recipe, deps.layout()) + "\nbase " + spec.Base + "\n" + spec.Tree.Key()
 	if k := deps.Key(); k != "" {
 		key += "\ndeps " + k
 	}
@@ -223,5 +227,5 @@ func jsonString(s string) string {
 // commit and recipe). Tasks with the same key share layer 2 (it is the
 // SWE-bench export's version).
 func EnvKey(r recipe.Recipe, base string) string {
-	return short(base) + "-" + hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, base, recipeLayout(r, false)))[:8]
+	return short(base) + "-" + hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r) + envDockerfileBody(r, recipeLayout(r, false)))[:8]
 }

@@ -125,17 +125,11 @@ func TestHarborDockerfile(t *testing.T) {
 FROM python:3.12-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git make && rm -rf /var/lib/apt/lists/* && (id -u lolbench >/dev/null 2>&1 || useradd -m -s /bin/sh lolbench || adduser -D -s /bin/sh lolbench)
 ENV PIP_NO_INDEX="1" Q="a \"\$b\""
-LABEL org.lolbench.layer=base
-COPY --chown=lolbench:lolbench repo/ /testbed/
-RUN ["/bin/sh", "-c", "mkdir -p -m 0700 /opt/lolbench && cd /testbed && find . -mindepth 1 ! -type d -print0 >/opt/lolbench/tracked"]
 WORKDIR /testbed
+COPY --chown=lolbench:lolbench repo/ /testbed/
+RUN ["/bin/sh", "-c", ` + jsonString(envScript(r, layout{})) + `]
 USER lolbench
-RUN ["/bin/sh", "-c", ` + jsonString(setupScript(r, layout{})) + `]
-USER root
-RUN ["/bin/sh", "-c", "cp -a /testbed /opt/lolbench/testbed && home=$(awk -F: -v u=lolbench '$1 == u { print $6 }' /etc/passwd) && cp -a \"$home\" /opt/lolbench/home && chmod 0700 /opt/lolbench"]
-USER lolbench
-LABEL org.lolbench.layer=env org.lolbench.base-commit=0123456789abcdef0123456789abcdef01234567
-LABEL org.lolbench.layer=task org.lolbench.task="proj-ep-1"
+LABEL org.lolbench.base-commit=0123456789abcdef0123456789abcdef01234567 org.lolbench.task="proj-ep-1"
 `
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
