@@ -23,11 +23,14 @@ import (
 )
 
 // Tests the model writes for two of the int-constant mutants of tinykv
-// that the original tests miss: `ttl <= 0` made `ttl <= 1` in
-// Store.SetWithTTL (a one-nanosecond TTL is positive, so it is accepted)
-// and `secs <= 0` made `secs <= 1` in the SETEX handler (one second is a
-// valid TTL, answered OK). Both go through public entry points and use only
-// names the EP writes.
+// that the original tests miss. `ttl <= 0` made `ttl <= 1` in
+// Store.SetWithTTL: a one-nanosecond TTL is positive, so it is accepted;
+// the test goes through public entry points and uses only names the EP
+// writes. `d + time.Second - 1` made `- 2` in the TTL reply's rounding:
+// one second and one nanosecond left round up to 2, but only a clock the
+// test controls can leave exactly that, and the only way in is
+// NewWithClock, which the PR adds and the EP never names, so the audit
+// rejects the test as overly narrow.
 const (
 	tinykvStoreTest = `package store_test
 
@@ -49,23 +52,32 @@ func TestSetWithTTLAcceptsTheSmallestPositiveTTL(t *testing.T) {
 
 import (
 	"testing"
+	"time"
 
 	"example.com/tinykv/store"
 )
 
-func TestSetexAcceptsOneSecond(t *testing.T) {
-	srv := &Server{Store: store.New()}
-	if got := srv.Handle("SETEX a 1 v"); got != "OK" {
-		t.Fatalf("SETEX a 1 v = %q, want OK", got)
+func TestTTLRoundsUpANanosecondPastASecond(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	srv := &Server{Store: store.NewWithClock(func() time.Time { return now })}
+	if got := srv.Handle("SETEX a 10 v"); got != "OK" {
+		t.Fatalf("SETEX a 10 v = %q, want OK", got)
+	}
+	now = now.Add(9*time.Second - time.Nanosecond)
+	if got := srv.Handle("TTL a"); got != "TTL 2" {
+		t.Fatalf("TTL a with 1s and 1ns left = %q, want TTL 2", got)
 	}
 }
 `
 )
 
 // dockerCandidate puts a sample into a fresh workspace with its mapping
-// and recipe, and returns the Docker executor; it skips without an engine
-// or the offline base image.
-func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbox.Docker, *pipeline.Env, *pipeline.Candidate) {
+// and recipe, builds it and runs the int-constant operator's mutants, at
+// most maxMutants of them (mutation.SpreadPerOperator: every container job
+// costs seconds, and these tests are about what augment keeps, not about
+// mutate), and returns the Docker executor; it skips without an engine or
+// the offline base image.
+func dockerCandidate(t *testing.T, spec testcand.Spec, language string, maxMutants int) (*sandbox.Docker, *pipeline.Env, *pipeline.Candidate) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("SKIPPING Docker end-to-end test in -short mode")
@@ -104,7 +116,7 @@ func dockerCandidate(t *testing.T, spec testcand.Spec, language string) (*sandbo
 	}
 	env := &pipeline.Env{Workspace: ws, Status: io.Discard, Getenv: os.Getenv, Version: "test"}
 	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&build.Stage{IncludeUnreviewed: true, Executor: d},
-		&mutate.Stage{Executor: d, Families: []string{mutation.FamilyOps}, Operators: []string{"int-constant"}}})
+		&mutate.Stage{Executor: d, Families: []string{mutation.FamilyOps}, Operators: []string{"int-constant"}, MaxPerOperator: maxMutants}})
 	if err != nil || len(outs) != 2 || outs[1].Result != pipeline.Passed {
 		t.Fatalf("build and mutate: %+v %v", outs, err)
 	}
@@ -132,23 +144,24 @@ func scriptSurvivors(t *testing.T, survivors []string, scripted map[string]map[i
 	return script
 }
 
-// TestDockerTinykv runs build, mutate (int-constant operator) and augment
-// (mutation loop) on the tinykv sample with the real Docker engine: the
-// scripted tests each kill the surviving mutant they target and are
-// retained; every other survivor gets an answer that fails the static
-// checks twice and is dropped.
+// TestDockerTinykv runs build, mutate (nine int-constant mutants) and
+// augment (mutation loop) on the tinykv sample with the real Docker
+// engine. Two mutants survive the original tests: the store test kills
+// its target and is retained; the rounding test is rejected by the audit
+// (a PR-only name) and its conversation's second answer fails the static
+// checks and is dropped.
 func TestDockerTinykv(t *testing.T) {
 	t.Parallel() // beside TestDockerUnitconv: containers wait as much as they compute
 	ctx := context.Background()
-	d, env, c := dockerCandidate(t, testcand.Tinykv(filepath.Join("..", "..")), "Go")
+	d, env, c := dockerCandidate(t, testcand.Tinykv(filepath.Join("..", "..")), "Go", 9)
 	set, err := mutation.Load(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const storeMutant, serverMutant = "op-int-constant-026", "op-int-constant-011"
+	const storeMutant, serverMutant = "op-int-constant-026", "op-int-constant-015"
 	script := scriptSurvivors(t, set.Matrix.Survivors(), map[string]map[int]string{
 		storeMutant:  {1: answer(t, Proposal{Path: "store/ttl_smallest_test.go", Name: "TestSetWithTTLAcceptsTheSmallestPositiveTTL", Source: tinykvStoreTest})},
-		serverMutant: {1: answer(t, Proposal{Path: "server/setex_one_second_test.go", Name: "TestSetexAcceptsOneSecond", Source: tinykvServerTest})},
+		serverMutant: {1: answer(t, Proposal{Path: "server/ttl_rounding_test.go", Name: "TestTTLRoundsUpANanosecondPastASecond", Source: tinykvServerTest})},
 	})
 	model := newFakeModel(t, script)
 	st := &Stage{LLM: model.client(t, env.Workspace), Executor: d, Loops: []string{LoopMutation}}
@@ -161,25 +174,35 @@ func TestDockerTinykv(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := map[string][]string{}
+	var server []string
 	for _, cd := range rep.Candidates {
-		if cd.Status == Retained {
+		switch {
+		case cd.Status == Retained:
 			kept[cd.Conversation] = cd.Kills
-			continue
-		}
-		if cd.Rule != "structure" || (cd.Round == 2) != (cd.Status == Dropped) {
+		case cd.Conversation == serverMutant:
+			server = append(server, cd.ID+" "+cd.Status+" "+cd.Rule+": "+cd.Reason)
+		default:
 			t.Errorf("candidate %s: %s %s: %s", cd.ID, cd.Status, cd.Rule, cd.Reason)
 		}
 	}
-	if len(kept) != 2 || !contains(kept[storeMutant], storeMutant) || !contains(kept[serverMutant], serverMutant) {
+	if len(kept) != 1 || !contains(kept[storeMutant], storeMutant) {
 		t.Errorf("kept tests and their kills: %v", kept)
 	}
-	wantAdded := []string{"example.com/tinykv/server.TestSetexAcceptsOneSecond", "example.com/tinykv/store.TestSetWithTTLAcceptsTheSmallestPositiveTTL"}
-	sortStrings(rep.Added)
-	if !reflect.DeepEqual(rep.Added, wantAdded) {
+	wantServer := []string{
+		"m-op-int-constant-015.1.1 rejected audit: overly narrow test: line 12: calls `NewWithClock`, which the PR introduces and the EP never names",
+		"m-op-int-constant-015.2.1 dropped structure: NOTES.txt is not a Go file",
+	}
+	if !reflect.DeepEqual(server, wantServer) {
+		t.Errorf("the rounding test's conversation:\n got %q\nwant %q", server, wantServer)
+	}
+	if !reflect.DeepEqual(set.Matrix.Survivors(), []string{serverMutant, storeMutant}) {
+		t.Errorf("survivors of the original tests %q", set.Matrix.Survivors())
+	}
+	if !reflect.DeepEqual(rep.Added, []string{"example.com/tinykv/store.TestSetWithTTLAcceptsTheSmallestPositiveTTL"}) {
 		t.Errorf("added %q", rep.Added)
 	}
 	m := rep.Mutants
-	if m.KilledOverall != m.KilledOriginal+2 || contains(m.Survivors, storeMutant) || contains(m.Survivors, serverMutant) {
+	if m.KilledOverall != m.KilledOriginal+1 || contains(m.Survivors, storeMutant) || !contains(m.Survivors, serverMutant) {
 		t.Errorf("mutants %+v", m)
 	}
 	// The rewritten Harbor task, verified the way Harbor runs it: the
@@ -217,7 +240,7 @@ func TestDockerUnitconv(t *testing.T) {
 	ctx := context.Background()
 	spec := testcand.Spec{Sample: filepath.Join("..", "..", "data", "samples", "unitconv"), ID: "unitconv-ucep-0004", EPFile: "ep.md",
 		EPID: "UCEP 4", Title: "Unit expressions and temperature scales"}
-	d, env, c := dockerCandidate(t, spec, "Python")
+	d, env, c := dockerCandidate(t, spec, "Python", 16)
 	set, err := mutation.Load(c)
 	if err != nil {
 		t.Fatal(err)
