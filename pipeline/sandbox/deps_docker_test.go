@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,41 +112,64 @@ touch /opt/lolbench-deps/recipe/notes/hello.txt || echo cannot write`)
 
 // TestDockerShadowing: after install, layer 2 fails to build when the
 // project under test is imported from elsewhere, in one line naming where.
-// TestDockerWheels builds the same layout with the testbed first.
+// pypa/packaging's layout: the package under src/, which is not on
+// sys.path, so Debian's python3-packaging (pytest needs it) is imported
+// instead. TestDockerWheels builds the same layout with the testbed first;
+// TestCheckScript runs the check's other cases on the host.
 func TestDockerShadowing(t *testing.T) {
 	d := needDocker(t)
-	// pypa/packaging's layout: the package under src/, which is not on
-	// sys.path, so Debian's python3-packaging (pytest needs it) is
-	// imported instead.
-	packaging := map[string]string{"src/packaging/__init__.py": "__version__ = '99'\n", "tests/test_v.py": "def test_v():\n    pass\n"}
-	pyRecipe := recipe.Recipe{Image: "lolbench/offline-base", Test: recipe.Test{Command: "python3 -m pytest {tests}", Format: "junit", Results: "r.xml"}}
-	named := pyRecipe
-	named.Imports = []string{"packaging", "nosuchmod"}
-	gowork := offlineRecipe("mkdir -p \"$HOME/w/m\" && cp go.mod \"$HOME/w/m/\" && printf 'go 1.19\\n\\nuse ./m\\n' >\"$HOME/w/go.work\"")
-	gowork.Env["GOWORK"] = "/home/lolbench/w/go.work"
-	goRepo := map[string]string{"go.mod": "module example.com/shadowed\n\ngo 1.19\n", "s.go": "package shadowed\n"}
-	tests := []struct {
-		name  string
-		r     recipe.Recipe
-		files map[string]string
-		want  string
-	}{
-		{"debian packaging", pyRecipe, packaging,
-			"environment check failed: Python module packaging is imported from /usr/lib/python3/dist-packages/packaging/__init__.py, not from /testbed: " +
-				"an installed package shadows the project under test; put the testbed first on sys.path (the recipe's env PYTHONPATH, or pip install -e . in install) or remove that package"},
-		{"named module missing", named, map[string]string{"packaging/__init__.py": ""},
-			"environment check failed: Python module nosuchmod does not import in /testbed: ModuleNotFoundError: No module named 'nosuchmod'"},
-		{"go workspace", gowork, goRepo,
-			"environment check failed: Go module example.com/shadowed resolves through the workspace file /home/lolbench/w/go.work, outside /testbed: unset GOWORK (or set it to off) in the recipe's env"},
+	r := recipe.Recipe{Image: "lolbench/offline-base", Test: recipe.Test{Command: "python3 -m pytest {tests}", Format: "junit", Results: "r.xml"}}
+	logs := t.TempDir()
+	spec := Spec{Project: "shadow", Task: "shadow-test", Base: strings.Repeat("0", 39) + "a", Recipe: r.Defaults(),
+		Tree: depsTree(t, map[string]string{"src/packaging/__init__.py": "__version__ = '99'\n", "tests/test_v.py": "def test_v():\n    pass\n"}), LogDir: logs}
+	_, err := d.Prepare(context.Background(), spec)
+	want := "environment check failed: Python module packaging is imported from /usr/lib/python3/dist-packages/packaging/__init__.py, not from /testbed: " +
+		"an installed package shadows the project under test; put the testbed first on sys.path (the recipe's env PYTHONPATH, or pip install -e . in install) or remove that package" +
+		" (log " + filepath.Join(logs, "image-env.log") + ")"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
 	}
-	for i, tt := range tests {
+}
+
+// TestCheckScript runs the environment check on the host, in a testbed of
+// its own: a named module that does not import, a Go workspace file
+// outside the testbed, and a testbed that passes.
+func TestCheckScript(t *testing.T) {
+	for _, tool := range []string{"go", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("SKIPPING: no %s on this host", tool)
+		}
+	}
+	outside := writeTree(t, map[string]string{"go.work": "go 1.19\n\nuse ./m\n", "m/go.mod": "module example.com/shadowed\n\ngo 1.19\n"})
+	tests := []struct {
+		name    string
+		files   map[string]string
+		imports []string
+		env     []string
+		want    string // with TB for the testbed's real path
+	}{
+		{"named module missing", map[string]string{"packaging/__init__.py": ""}, []string{"packaging", "nosuchmod"}, nil,
+			"lolbench-check: Python module nosuchmod does not import in TB: ModuleNotFoundError: No module named 'nosuchmod'\n"},
+		{"go workspace", map[string]string{"go.mod": "module example.com/shadowed\n\ngo 1.19\n", "s.go": "package shadowed\n"}, nil,
+			[]string{"GOWORK=" + filepath.Join(outside, "go.work")},
+			"lolbench-check: Go module example.com/shadowed resolves through the workspace file " + filepath.Join(outside, "go.work") +
+				", outside TB: unset GOWORK (or set it to off) in the recipe's env\n"},
+		{"from the testbed", map[string]string{"go.mod": "module example.com/fine\n\ngo 1.19\n", "fine.go": "package fine\n", "src/fine/__init__.py": ""}, nil,
+			[]string{"PYTHONPATH=src"}, ""},
+	}
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			logs := t.TempDir()
-			spec := Spec{Project: "shadow", Task: "shadow-test", Base: strings.Repeat("0", 39) + string(rune('a'+i)),
-				Recipe: tt.r.Defaults(), Tree: depsTree(t, tt.files), LogDir: logs}
-			_, err := d.Prepare(context.Background(), spec)
-			if want := tt.want + " (log " + filepath.Join(logs, "image-env.log") + ")"; err == nil || err.Error() != want {
-				t.Fatalf("got  %v\nwant %s", err, want)
+			tb, err := filepath.EvalSymlinks(writeTree(t, tt.files))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("/bin/sh", "-c", CheckScript(tb, tt.imports))
+			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=", "GOWORK=")
+			cmd.Env = append(cmd.Env, tt.env...)
+			out, err := cmd.CombinedOutput()
+			want := strings.ReplaceAll(tt.want, "TB", tb)
+			if string(out) != want || (err == nil) != (want == "") {
+				t.Fatalf("exit %v, output\n%s\nwant\n%s", err, out, want)
 			}
 		})
 	}
