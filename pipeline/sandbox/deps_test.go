@@ -228,7 +228,7 @@ USER lolbench
 	if body != want {
 		t.Fatalf("got\n%s\nwant\n%s", body, want)
 	}
-	if !strings.Contains(envScript(r, recipeLayout(r, true)), testcmd.Quote(setupScript(r, recipeLayout(r, true)))) {
+	if !strings.Contains(envScript(r, recipeLayout(r, true)), testcmd.Quote(setupScript(r, recipeLayout(r, true), recipe.Workdir))) {
 		t.Fatal("the RUN does not run setupScript")
 	}
 	// Without dependencies, nothing of them.
@@ -378,14 +378,14 @@ func TestFillWheels(t *testing.T) {
 // TestSetupScript: layer 2's one RUN runs each install command in its own
 // shell, as separate RUNs would (a cd or a variable does not carry over),
 // names every step, and stops at the first failing one with its status,
-// which Docker.build reads back for its error.
+// which stepLog reads back for both executors' errors.
 func TestSetupScript(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIPPING: no git on this host")
 	}
 	r := recipe.Recipe{Install: []string{"X=1; mkdir sub; cd sub; pwd -P >../where", "echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"\nexit 7", "echo never"},
 		Test: recipe.Test{Command: "x {tests}", Format: "junit"}}.Defaults()
-	script := setupScript(r, layout{})
+	script := setupScript(r, layout{}, "/nonexistent-testbed")
 	dir := t.TempDir()
 	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.Dir = dir
@@ -405,5 +405,13 @@ func TestSetupScript(t *testing.T) {
 	}
 	if tag, err := exec.Command("git", "-C", dir, "tag").Output(); err != nil || string(tag) != BaseTag+"\n" {
 		t.Fatalf("base commit: tags %q, %v", tag, err)
+	}
+	var steps stepLog
+	for _, l := range strings.Split(string(out), "\n") {
+		steps.add(l)
+	}
+	got := steps.err("build x: ", "exit status 7", "L").Error()
+	if want := "build x: install 2 of 3 (echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"...) failed with exit status 7; last output: X=unset in " + filepath.Base(dir) + " (log L)"; got != want {
+		t.Fatalf("error\n got %s\nwant %s", got, want)
 	}
 }

@@ -267,8 +267,7 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 	}
 	defer res.Body.Close()
 	dec := json.NewDecoder(res.Body)
-	var last []string
-	check, failedStep := "", ""
+	var steps stepLog
 	for {
 		var m jsonstream.Message
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
@@ -282,25 +281,12 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 			for _, l := range strings.Split(strings.TrimRight(m.Stream, "\n"), "\n") {
 				// The engine colours a step's standard error.
 				l = strings.TrimSpace(ansiColour.ReplaceAllString(l, ""))
-				if c := checkFailure([]string{l}); c != "" {
-					check = c
-				}
-				if name, ok := strings.CutPrefix(l, stepPrefix); ok {
-					if strings.Contains(name, stepFailed) {
-						failedStep = name
-					}
-					continue
-				}
 				switch {
 				case buildStep.MatchString(l):
-					// The output that matters is the current step's.
-					last = last[:0]
-				case l != "" && !strings.HasPrefix(l, "--->") && !strings.HasPrefix(l, "Removing intermediate container"):
-					last = append(last, l)
+					steps.reset()
+				case !strings.HasPrefix(l, "--->") && !strings.HasPrefix(l, "Removing intermediate container"):
+					steps.add(l)
 				}
-			}
-			if len(last) > 5 {
-				last = last[len(last)-5:]
 			}
 		}
 		if m.Status != "" {
@@ -308,20 +294,9 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 		}
 		if m.Error != nil {
 			fmt.Fprintf(logf, "ERROR: %s\n", m.Error.Message)
-			if check != "" {
-				// The environment check's own line says it all.
-				return "", fmt.Errorf("environment check failed: %s (log %s)", check, logf.Name())
-			}
-			ctxLines := ""
-			if len(last) > 0 {
-				ctxLines = "; last output: " + strings.Join(last, " | ")
-			}
-			msg := m.Error.Message
-			if failedStep != "" {
-				// The engine's message would quote the whole setup script.
-				msg = failedStep
-			}
-			return "", fmt.Errorf("build %s: %s%s (log %s)", tag, msg, ctxLines, logf.Name())
+			// A failing step's name replaces the engine's message, which
+			// would quote the whole setup script.
+			return "", steps.err("build "+tag+": ", m.Error.Message, logf.Name())
 		}
 	}
 	id, ok, err := d.imageID(ctx, tag)

@@ -99,7 +99,7 @@ func envScript(r recipe.Recipe, l layout) string {
 	if _, ok := r.Env["HOME"]; ok {
 		setHome = ""
 	}
-	fmt.Fprintf(&b, "setpriv --reuid=\"$(id -u %[1]s)\" --regid=\"$(id -g %[1]s)\" --init-groups env %[2]ssh -c %[3]s || exit $?\n", u, setHome, testcmd.Quote(setupScript(r, l)))
+	fmt.Fprintf(&b, "setpriv --reuid=\"$(id -u %[1]s)\" --regid=\"$(id -g %[1]s)\" --init-groups env %[2]ssh -c %[3]s || exit $?\n", u, setHome, testcmd.Quote(setupScript(r, l, recipe.Workdir)))
 	fmt.Fprintf(&b, `cp -a %[2]s %[1]s/testbed && cp -a "$home" %[1]s/home && chmod 0700 %[1]s`+"\n", p, recipe.Workdir)
 	return b.String()
 }
@@ -117,11 +117,60 @@ func stepName(s string, n int) string {
 }
 
 // Lines setupScript prints before and after a failing step, read back by
-// Docker.build to name the step in its error.
+// stepLog to name the step in the executors' errors.
 const (
 	stepPrefix = "lolbench-step: "
 	stepFailed = " failed with exit status "
 )
+
+// stepLog reads setupScript's output a line at a time, as both executors
+// get it, and keeps what an error needs: the environment check's failure,
+// the failing step, and the last lines that step printed.
+type stepLog struct {
+	check, failed string
+	last          []string
+}
+
+func (s *stepLog) add(line string) {
+	l := strings.TrimSpace(line)
+	if c := checkFailure([]string{l}); c != "" {
+		s.check = c
+	}
+	if name, ok := strings.CutPrefix(l, stepPrefix); ok {
+		if strings.Contains(name, stepFailed) {
+			s.failed = name
+		} else {
+			s.last = s.last[:0] // a new step: the output that matters is its own
+		}
+		return
+	}
+	if l != "" {
+		s.last = append(s.last, l)
+		if len(s.last) > 5 {
+			s.last = s.last[len(s.last)-5:]
+		}
+	}
+}
+
+// reset drops the lines so far (the engine's next build step).
+func (s *stepLog) reset() { s.last = s.last[:0] }
+
+// err is the error of a failed setup: the check's own line, else prefix
+// and the failing step (what, when no step said it failed) with its last
+// output; log is the full log.
+func (s *stepLog) err(prefix, what, log string) error {
+	if s.check != "" {
+		return fmt.Errorf("environment check failed: %s (log %s)", s.check, log)
+	}
+	if s.failed != "" {
+		what = s.failed
+	}
+	last := ""
+	if len(s.last) > 0 {
+		last = "; last output: " + strings.Join(s.last, " | ")
+	}
+	return fmt.Errorf("%s%s%s (log %s)", prefix, what, last, log)
+}
 
 // setupScript is layer 2's work as the recipe's user, one RUN instead of
 // one per step (see baseDockerfileBody for why): the base commit
@@ -130,7 +179,7 @@ const (
 // variable does not carry over), then the environment check. Each step
 // prints its name first (an install command's first line); a failing one
 // prints its exit status and stops the script with it.
-func setupScript(r recipe.Recipe, l layout) string {
+func setupScript(r recipe.Recipe, l layout, testbed string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "step() {\n\tprintf '%[1]s%%s\\n' \"$1\"\n\tsh -c \"$2\" </dev/null || {\n\t\trc=$?\n\t\tprintf '%[1]s%%s%[2]s%%s\\n' \"$1\" \"$rc\"\n\t\texit \"$rc\"\n\t}\n}\n", stepPrefix, stepFailed)
 	fmt.Fprintf(&b, "step 'base commit' %s\n", testcmd.Quote(SnapshotScript()))
@@ -141,7 +190,7 @@ func setupScript(r recipe.Recipe, l layout) string {
 		name := fmt.Sprintf("install %d of %d (%s)", i+1, len(r.Install), stepName(c, 80))
 		fmt.Fprintf(&b, "step %s %s\n", testcmd.Quote(name), testcmd.Quote(c))
 	}
-	b.WriteString(CheckScript(recipe.Workdir, r.Imports))
+	b.WriteString(CheckScript(testbed, r.Imports))
 	return b.String()
 }
 

@@ -111,35 +111,22 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	defer logf.Close()
 	status(spec.Status, "preparing a local work tree in %s", env.tmpl)
 	// Go modules need nothing here: the go command downloads them through
-	// this host's GOPROXY, as the tests will.
-	steps := append([]string{SnapshotScript()}, spec.Recipe.Install...)
-	steps = append(steps, CheckScript(env.tmpl, spec.Recipe.Imports))
-	for i, c := range steps {
-		fmt.Fprintf(logf, "$ %s\n", c)
-		cmd := exec.CommandContext(ctx, "sh", "-c", c)
-		cmd.Dir = env.tmpl
-		cmd.Env = env.environ(filepath.Join(root, "tmp"), nil)
-		os.MkdirAll(filepath.Join(root, "tmp"), 0o755)
-		cmd.Stdout, cmd.Stderr = logf, logf
-		var out bytes.Buffer
-		if i == len(steps)-1 {
-			// The check's line is read back from its output.
-			cmd.Stdout = io.MultiWriter(logf, &out)
+	// this host's GOPROXY, as the tests will. The steps are layer 2's
+	// (setupScript), with the check run on this work tree.
+	os.MkdirAll(filepath.Join(root, "tmp"), 0o755)
+	cmd := exec.CommandContext(ctx, "sh", "-c", setupScript(spec.Recipe, layout{}, env.tmpl))
+	cmd.Dir = env.tmpl
+	cmd.Env = env.environ(filepath.Join(root, "tmp"), nil)
+	var out bytes.Buffer
+	cmd.Stdout = io.MultiWriter(logf, &out)
+	cmd.Stderr = cmd.Stdout
+	setProcessGroup(cmd, true)
+	if err := cmd.Run(); err != nil {
+		var steps stepLog
+		for _, l := range strings.Split(out.String(), "\n") {
+			steps.add(l)
 		}
-		setProcessGroup(cmd, true)
-		if err := cmd.Run(); err != nil {
-			what := fmt.Sprintf("install command %d (%s)", i, c)
-			switch {
-			case i == 0:
-				what = "making the base tree a git repository"
-			case i == len(steps)-1:
-				if c := checkFailure(strings.Split(out.String(), "\n")); c != "" {
-					return nil, fmt.Errorf("prepare: environment check failed: %s (log %s)", c, logf.Name())
-				}
-				what = "the environment check"
-			}
-			return nil, fmt.Errorf("prepare: %s failed: %v (log %s)", what, err, logf.Name())
-		}
+		return nil, fmt.Errorf("prepare: %w", steps.err("", "the install step: "+err.Error(), logf.Name()))
 	}
 	if out, err := exec.CommandContext(ctx, "cp", "-a", env.tmpl, filepath.Join(env.pristine(), "testbed")).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("prepare: keep a pristine copy: %v: %s", err, out)
