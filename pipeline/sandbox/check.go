@@ -98,14 +98,3 @@ fi
 `)
 	return b.String()
 }
-
-// checkFailure finds the check's line in build output: the error it
-// stands for, without the prefix, or "".
-func checkFailure(lines []string) string {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), checkPrefix); ok {
-			return rest
-		}
-	}
-	return ""
-}

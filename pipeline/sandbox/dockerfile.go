@@ -133,8 +133,8 @@ type stepLog struct {
 
 func (s *stepLog) add(line string) {
 	l := strings.TrimSpace(line)
-	if c := checkFailure([]string{l}); c != "" {
-		s.check = c
+	if c, ok := strings.CutPrefix(l, checkPrefix); ok {
+		s.check = c // the check's own line: the error without its prefix
 	}
 	if name, ok := strings.CutPrefix(l, stepPrefix); ok {
 		if strings.Contains(name, stepFailed) {
