@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -488,32 +489,65 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 	return sp, nil
 }
 
-// F2PSections maps each F2P test to the EP sections its test file is
-// associated with in the mapping's PR File Summary (the direct sections
-// when it names no associated one). The test file is read off the test id
+// F2PSections maps each F2P test to EP sections. A test that rows of the
+// mapped-section blocks name (file, class and function, as testid reads
+// them off the id) gets those blocks' sections; any other test gets the
+// sections its test file is associated with in the PR File Summary (the
+// direct sections when it names no associated one). The rows read are
+// those of the same column: Associated changes, or Direct modifications
+// for a file with direct sections only. A test file that serves several
+// sections thus does not tie each of its tests to all of them
+// (docs/real-projects.md, PEP 639). The test file is read off the test id
 // in the recipe's result format (pipeline/testid: pytest ids with classes
 // and parameters, JUnit classnames, Go packages and subtests, Java, Rust,
 // jest). Tests whose file is not found are left out: the map is "when
 // known".
 func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, f2p []string) map[string][]string {
-	secs := map[string][]string{}
+	fileSecs := map[string][]string{}
+	directOnly := map[string]bool{}
 	for _, row := range m.PFS.Rows {
 		cell := row.AssociatedSections
 		if mapping.IsNone(cell) {
-			cell = row.DirectSections
+			cell, directOnly[row.Path] = row.DirectSections, true
 		}
 		if ids, err := mapping.SectionIDs(cell); err == nil && len(ids) > 0 {
-			secs[strings.Trim(row.Path, "`")] = ids
+			fileSecs[row.Path] = ids
+		}
+	}
+	// The blocks' sections by the test scope a row names, per column.
+	type scope struct {
+		direct                bool
+		file, class, function string
+	}
+	named := map[scope][]string{}
+	for _, b := range m.Blocks {
+		for direct, rows := range map[bool][]mapping.CodeRow{false: b.Associated.Rows, true: b.Direct.Rows} {
+			for _, row := range rows {
+				if mapping.IsNone(row.Function) {
+					continue
+				}
+				class := row.Class
+				if mapping.IsNone(class) {
+					class = ""
+				}
+				k := scope{direct, row.Path, class, row.Function}
+				if !slices.Contains(named[k], b.Section) {
+					named[k] = append(named[k], b.Section)
+				}
+			}
 		}
 	}
 	out := map[string][]string{}
 	for _, id := range f2p {
 		ref, ok := testid.Locate(format, id, testFiles, Declares(repo, head))
-		if !ok || len(secs[ref.File]) == 0 {
+		if !ok || len(fileSecs[ref.File]) == 0 {
 			continue
 		}
-		out[id] = append([]string(nil), secs[ref.File]...)
-		sort.Strings(out[id])
+		secs := named[scope{directOnly[ref.File], ref.File, ref.Class, ref.Func}]
+		if len(secs) == 0 {
+			secs = fileSecs[ref.File]
+		}
+		out[id] = slices.Sorted(slices.Values(secs))
 	}
 	if len(out) == 0 {
 		return nil

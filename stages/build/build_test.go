@@ -104,8 +104,8 @@ func TestBuildTinykv(t *testing.T) {
 	}
 	wantSecs := map[string][]string{
 		"example.com/tinykv/server.TestHandle": {"3.3"}, "example.com/tinykv/server.TestSetexAndTTL": {"3.3"},
-		"example.com/tinykv/snapshot.TestExpiryRoundTrip": {"3.4", "4"}, "example.com/tinykv/snapshot.TestLoadSkipsExpired": {"3.4", "4"},
-		"example.com/tinykv/snapshot.TestLoadVersion1": {"3.4", "4"}, "example.com/tinykv/snapshot.TestRoundTrip": {"3.4", "4"},
+		"example.com/tinykv/snapshot.TestExpiryRoundTrip": {"3.4"}, "example.com/tinykv/snapshot.TestLoadSkipsExpired": {"3.4"},
+		"example.com/tinykv/snapshot.TestLoadVersion1": {"4"}, "example.com/tinykv/snapshot.TestRoundTrip": {"3.4", "4"},
 		"example.com/tinykv/store.TestDelete": {"3.1"}, "example.com/tinykv/store.TestKeysSorted": {"3.1"},
 		"example.com/tinykv/store.TestSetClearsExpiry": {"3.1"}, "example.com/tinykv/store.TestSetGet": {"3.1"},
 		"example.com/tinykv/store.TestSetWithTTLExpires": {"3.1"}, "example.com/tinykv/store.TestSetWithTTLRejectsNonPositive": {"3.1"},
@@ -153,7 +153,10 @@ func TestBuildTinykv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [7]int{0, 12, 15, 1, 1, 2, 8}
+	// Completed: 3.1 and 3.2, and 4, whose one test (TestLoadVersion1)
+	// loads a version 1 snapshot, which the old snapshot code still does
+	// once the store compiles with the new tests.
+	want := [7]int{0, 12, 15, 1, 1, 3, 8}
 	for _, ex := range []sandbox.Executor{d, localExecutor()} {
 		g, err := harbor.Verify(context.Background(), ex, task, partial, t.TempDir(), nil)
 		if err != nil {
@@ -161,6 +164,15 @@ func TestBuildTinykv(t *testing.T) {
 		}
 		if counts(g) != want {
 			t.Fatalf("%s: partial solution: %v, want %v", ex.Name(), counts(g), want)
+		}
+		var completed []string
+		for _, s := range g.Sections {
+			if s.Completed {
+				completed = append(completed, s.ID)
+			}
+		}
+		if !reflect.DeepEqual(completed, []string{"3.1", "3.2", "4"}) {
+			t.Fatalf("%s: partial solution: completed sections %v", ex.Name(), completed)
 		}
 	}
 	// Unchanged inputs: the next run is up to date.
@@ -211,11 +223,11 @@ func TestBuildUnitconvLocal(t *testing.T) {
 		"tests.test_parse::test_parse_quantity_with_expression":        "3.1",
 		"tests.test_parse::test_parse_quotient":                        "3.1",
 		"tests.test_parse::test_parse_reciprocal":                      "3.1",
-		"tests.test_quantity::test_acceleration_units_agree":           "3.1 3.3",
-		"tests.test_quantity::test_compound_dimension_error":           "3.1 3.3",
-		"tests.test_quantity::test_power_from_energy_per_time":         "3.1 3.3",
-		"tests.test_quantity::test_si_adds_offset":                     "3.1 3.3",
-		"tests.test_quantity::test_speed":                              "3.1 3.3",
+		"tests.test_quantity::test_acceleration_units_agree":           "3.1",
+		"tests.test_quantity::test_compound_dimension_error":           "3.1",
+		"tests.test_quantity::test_power_from_energy_per_time":         "3.1",
+		"tests.test_quantity::test_si_adds_offset":                     "3.3",
+		"tests.test_quantity::test_speed":                              "3.1",
 		"tests.test_temperature::test_aliases":                         "3.3",
 		"tests.test_temperature::test_kelvin_composes":                 "3.3",
 		"tests.test_temperature::test_offset_units_cannot_be_composed": "3.3",

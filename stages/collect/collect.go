@@ -301,9 +301,6 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 	}
 	sort.Strings(pr.funnel.Kept)
 	pr.funnel.Candidates = len(pr.funnel.Kept)
-	s.logf(env, "%s: %s %s, %s %s -> %s %s", p.Name, Comma(pr.funnel.EPs), plural(pr.funnel.EPs, "EP", "EPs"),
-		Comma(pr.funnel.Pairs), plural(pr.funnel.Pairs, "EP-PR pair", "EP-PR pairs"),
-		Comma(pr.funnel.Candidates), plural(pr.funnel.Candidates, "candidate", "candidates"))
 	return pr.cache.store(FunnelFile, pr.funnel)
 }
 
