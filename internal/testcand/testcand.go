@@ -8,6 +8,7 @@ package testcand
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/lolbench/lolbench/internal/testrepo"
@@ -46,9 +47,7 @@ func Build(dir string, s Spec) (*workspace.Workspace, *pipeline.Candidate, error
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := testrepo.Build(repoDir,
-		testrepo.Step{Overlay: filepath.Join(s.Sample, "base"), Tag: "base"},
-		testrepo.Step{Overlay: filepath.Join(s.Sample, "pr"), Tag: "head"}); err != nil {
+	if err := buildRepo(s.Sample, repoDir); err != nil {
 		return nil, nil, fmt.Errorf("build %s: %w", repoDir, err)
 	}
 	r, err := diff.Open(repoDir)
@@ -86,6 +85,23 @@ func Build(dir string, s Spec) (*workspace.Workspace, *pipeline.Candidate, error
 		return nil, nil, err
 	}
 	return ws, c, nil
+}
+
+// buildRepo builds the sample's repository with its make-repo.sh, as the
+// demo and the other Docker tests do: the same commits give the same
+// layer-2 image tags, so every test package reuses one image per sample.
+// A sample without the script is built with go-git.
+func buildRepo(sample, dir string) error {
+	script := filepath.Join(sample, "make-repo.sh")
+	if _, err := os.Stat(script); err != nil {
+		return testrepo.Build(dir,
+			testrepo.Step{Overlay: filepath.Join(sample, "base"), Tag: "base"},
+			testrepo.Step{Overlay: filepath.Join(sample, "pr"), Tag: "head"})
+	}
+	if out, err := exec.Command("bash", script, dir).CombinedOutput(); err != nil {
+		return fmt.Errorf("make-repo.sh: %w: %s", err, out)
+	}
+	return nil
 }
 
 // CopyMapping copies the sample's mapping.md (or another file of the
