@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -438,4 +439,30 @@ func TestDockerBuildFailureReported(t *testing.T) {
 	if !strings.Contains(string(log), "ERROR: The command") {
 		t.Fatalf("build log:\n%s", log)
 	}
+}
+
+// TestDockerNoSetpriv: layer 2 runs the install commands as the recipe's
+// user through setpriv; an image without it fails the build in one line
+// that says so, not with a shell's "not found" deep in the log.
+func TestDockerNoSetpriv(t *testing.T) {
+	d := needDocker(t)
+	tag := "lolbench-test/no-setpriv:" + strings.TrimPrefix(testBaseImage[strings.LastIndexByte(testBaseImage, ':')+1:], "bookworm-")
+	build := exec.Command("docker", "build", "-q", "-t", tag, "-")
+	build.Stdin = strings.NewReader("FROM " + testBaseImage + "\nRUN rm /usr/bin/setpriv\n")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("docker build: %v: %s", err, out)
+	}
+	s := loadSample(t, "unitconv")
+	spec := s.spec("unitconv-no-setpriv")
+	spec.Recipe.Image = tag
+	spec.LogDir = t.TempDir()
+	_, err := d.Prepare(context.Background(), spec)
+	want := ": user switch failed with exit status 127; last output: the image has no setpriv (util-linux), with which layer 2 runs the install commands as lolbench (log " +
+		filepath.Join(spec.LogDir, "image-env.log") + ")"
+	if err == nil || !strings.HasPrefix(err.Error(), "build "+EnvRepo+":unitconv-") || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("err = %v\nwant it to end in %q", err, want)
+	}
+	ctx := context.Background()
+	d.RemoveImage(ctx, baseImageName(spec.Recipe))
+	d.RemoveImage(ctx, tag)
 }
