@@ -406,12 +406,25 @@ func TestSetupScript(t *testing.T) {
 	if tag, err := exec.Command("git", "-C", dir, "tag").Output(); err != nil || string(tag) != BaseTag+"\n" {
 		t.Fatalf("base commit: tags %q, %v", tag, err)
 	}
-	var steps stepLog
-	for _, l := range strings.Split(string(out), "\n") {
-		steps.add(l)
+	// The local executor writes the output as it comes, in any chunks; the
+	// engine's lines reach add one by one.
+	var written, added stepLog
+	for b := out; len(b) > 0; b = b[min(3, len(b)):] {
+		written.Write(b[:min(3, len(b))])
 	}
-	got := steps.err("build x: ", "exit status 7", "L").Error()
-	if want := "build x: install 2 of 3 (echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"...) failed with exit status 7; last output: X=unset in " + filepath.Base(dir) + " (log L)"; got != want {
-		t.Fatalf("error\n got %s\nwant %s", got, want)
+	for _, l := range strings.Split(string(out), "\n") {
+		added.add(l)
+	}
+	want = "build x: install 2 of 3 (echo \"X=${X:-unset} in $(basename \"$(pwd -P)\")\"...) failed with exit status 7; last output: X=unset in " + filepath.Base(dir) + " (log L)"
+	for _, steps := range []*stepLog{&written, &added} {
+		if got := steps.err("build x: ", "exit status 7", "L").Error(); got != want {
+			t.Fatalf("error\n got %s\nwant %s", got, want)
+		}
+	}
+	// A line is kept up to maxStepLine bytes; the last needs no newline.
+	var long stepLog
+	fmt.Fprintf(&long, "%s\nno newline", strings.Repeat("x", 3*maxStepLine))
+	if got, want := long.err("", "failed", "L").Error(), "failed; last output: "+strings.Repeat("x", maxStepLine)+" | no newline (log L)"; got != want {
+		t.Fatalf("long line: got %.80s...", got)
 	}
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -129,6 +130,27 @@ const (
 type stepLog struct {
 	check, failed string
 	last          []string
+	partial       []byte // Write's line so far
+}
+
+// maxStepLine bounds a line that Write keeps: an install command may print
+// megabytes without a newline, and only the last lines' starts are shown.
+const maxStepLine = 4096
+
+// Write feeds add whole lines of a command's output as it comes (the local
+// executor), keeping at most maxStepLine bytes of a line; err takes the
+// last line even without its newline.
+func (s *stepLog) Write(p []byte) (int, error) {
+	n := len(p)
+	for {
+		line, rest, full := bytes.Cut(p, []byte("\n"))
+		s.partial = append(s.partial, line[:min(len(line), max(0, maxStepLine-len(s.partial)))]...)
+		if !full {
+			return n, nil
+		}
+		s.add(string(s.partial))
+		s.partial, p = s.partial[:0], rest
+	}
 }
 
 func (s *stepLog) add(line string) {
@@ -159,6 +181,10 @@ func (s *stepLog) reset() { s.last = s.last[:0] }
 // and the failing step (what, when no step said it failed) with its last
 // output; log is the full log.
 func (s *stepLog) err(prefix, what, log string) error {
+	if len(s.partial) > 0 {
+		s.add(string(s.partial))
+		s.partial = s.partial[:0]
+	}
 	if s.check != "" {
 		return fmt.Errorf("environment check failed: %s (log %s)", s.check, log)
 	}

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -117,15 +116,11 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", setupScript(spec.Recipe, layout{}, env.tmpl))
 	cmd.Dir = env.tmpl
 	cmd.Env = env.environ(filepath.Join(root, "tmp"), nil)
-	var out bytes.Buffer
-	cmd.Stdout = io.MultiWriter(logf, &out)
+	var steps stepLog
+	cmd.Stdout = io.MultiWriter(logf, &steps)
 	cmd.Stderr = cmd.Stdout
 	setProcessGroup(cmd, true)
 	if err := cmd.Run(); err != nil {
-		var steps stepLog
-		for _, l := range strings.Split(out.String(), "\n") {
-			steps.add(l)
-		}
 		return nil, fmt.Errorf("prepare: %w", steps.err("", "the install step: "+err.Error(), logf.Name()))
 	}
 	if out, err := exec.CommandContext(ctx, "cp", "-a", env.tmpl, filepath.Join(env.pristine(), "testbed")).CombinedOutput(); err != nil {
