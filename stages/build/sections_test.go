@@ -96,11 +96,11 @@ func TestF2PSectionsByClass(t *testing.T) {
 	got := F2PSections(nil, "", m, "pytest-ra", files, f2p)
 	want := map[string][]string{
 		"tests/test_metadata.py::TestMetadata::test_invalid_license_expression[MIT or]": {"8.2.1", "8.2.2"},
-		"tests/test_metadata.py::TestMetadata::test_license_files":                       {"8.2.2"},
-		"tests/test_metadata.py::test_module_level":                                      {"8.2.1"},
-		"tests/test_metadata.py::TestOther::test_license_files":                          {"8.2", "8.2.1", "8.2.2"},
-		"tests/test_licenses.py::test_canonicalize":                                      {"8.1"},
-		"tests/test_licenses.py::test_other":                                             {"8.1"},
+		"tests/test_metadata.py::TestMetadata::test_license_files":                      {"8.2.2"},
+		"tests/test_metadata.py::test_module_level":                                     {"8.2.1"},
+		"tests/test_metadata.py::TestOther::test_license_files":                         {"8.2", "8.2.1", "8.2.2"},
+		"tests/test_licenses.py::test_canonicalize":                                     {"8.1"},
+		"tests/test_licenses.py::test_other":                                            {"8.1"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("F2PSections:\n got %v\nwant %v", got, want)
