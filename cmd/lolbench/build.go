@@ -304,7 +304,7 @@ func printCheck(w io.Writer, res *build.CheckResult, dir string) {
 		fmt.Fprintf(w, "  install: ok, environment %s (%s)\n", env, layer)
 	}
 	if res.Run != nil {
-		fmt.Fprintf(w, "  tests: %s (%s), 1 run after the reference solution: %s\n", res.TestFile, strings.Join(res.Selection, " "), build.DescribeRun(*res.Run))
+		fmt.Fprintf(w, "  tests: %s (%s), 1 run after the reference solution: %s\n", res.TestFile, strings.Join(res.Selection, " "), res.Run.Describe())
 	}
 	for _, p := range res.Problems {
 		fmt.Fprintf(w, "  problem: %s\n", p)

@@ -276,7 +276,7 @@ func TestDockerRejections(t *testing.T) {
 		}, "the reference solution does not apply: error: patch failed: unitconv/__init__.py:1"},
 		{"breaks the package", func(p *Plan) {
 			p.Solution = []byte(strings.Replace(string(p.Solution), "+def mul(a, b):", "+def mul(a, b)", 1))
-		}, "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1, 7 error)"},
+		}, "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1 (1 planted canary fails on purpose), 7 error)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -174,7 +174,7 @@ func noF2PReason(rep *Report) string {
 	case rep.After.TimedOut:
 		why = "the runs after the reference solution did not finish in time"
 	case passedAfter == 0 && len(rep.After.Runs) > 0:
-		why = fmt.Sprintf("no test passes after the reference solution (run 1: %s)", rep.After.Runs[0].describe())
+		why = fmt.Sprintf("no test passes after the reference solution (run 1: %s)", rep.After.Runs[0].Describe())
 	default:
 		why = fmt.Sprintf("every test that passes after the reference solution also passes before it (%d pass-to-pass, %d fail on both sides, %d broken by the solution, %d flaky)",
 			len(rep.PassToPass), len(rep.FailBoth), len(rep.Broken), len(rep.Flaky))
@@ -182,10 +182,19 @@ func noF2PReason(rep *Report) string {
 	return "no fail-to-pass test: " + why
 }
 
-// describe says how a run ended: "exit code 1, 7 error; reason".
-func (r Run) describe() string {
+// Describe says how a run ended: "exit code 1 (2 planted canaries fail
+// on purpose), 7 error; reason". The canaries are named because they make
+// the exit code of a run whose own tests pass 1.
+func (r Run) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit code %d", r.Exit.Code)
+	if r.Canaries > 0 {
+		what := "canaries fail"
+		if r.Canaries == 1 {
+			what = "canary fails"
+		}
+		fmt.Fprintf(&b, " (%d planted %s on purpose)", r.Canaries, what)
+	}
 	for _, s := range []results.Status{results.Passed, results.Failed, results.Error, results.Skipped} {
 		if n := r.Counts[s]; n > 0 {
 			fmt.Fprintf(&b, ", %d %s", n, s)

@@ -270,7 +270,7 @@ git tag broken`
 		return "broken"
 	})
 	o := runBuild(t, env, &Stage{IncludeUnreviewed: true, Executor: d}, c)
-	want := "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1, 7 error)"
+	want := "no fail-to-pass test: no test passes after the reference solution (run 1: exit code 1 (1 planted canary fails on purpose), 7 error)"
 	if o.Result != pipeline.Rejected || o.Reason != want {
 		t.Fatalf("outcome %+v\nwant reason %q", o, want)
 	}

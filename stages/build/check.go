@@ -159,21 +159,10 @@ func (s *Stage) Check(ctx context.Context, env *pipeline.Env, c *pipeline.Candid
 	case total == 0:
 		problem("the test command reported no %s results (exit code %d): check test.command and test.format of the recipe (log %s)", r.Test.Format, run.Exit.Code, log)
 	case run.Counts[results.Passed] == 0:
-		problem("no test of %s passes after the reference solution (%s) (log %s)", res.TestFile, DescribeRun(run), log)
+		problem("no test of %s passes after the reference solution (%s) (log %s)", res.TestFile, run.Describe(), log)
 	}
 	return res, nil
 }
 
 // ansi matches the terminal escapes a build's output may hold.
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
-
-// DescribeRun is how a run ended: "exit code 1, 3 failed, 1 error".
-func DescribeRun(run sandbox.Run) string {
-	s := fmt.Sprintf("exit code %d", run.Exit.Code)
-	for _, st := range []results.Status{results.Passed, results.Failed, results.Error, results.Skipped} {
-		if n := run.Counts[st]; n > 0 {
-			s += fmt.Sprintf(", %d %s", n, st)
-		}
-	}
-	return s
-}
