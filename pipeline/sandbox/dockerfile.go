@@ -162,7 +162,7 @@ func (s *stepLog) add(line string) {
 		if strings.Contains(name, stepFailed) {
 			s.failed = name
 		} else {
-			s.last = s.last[:0] // a new step: the output that matters is its own
+			s.reset() // a new step: the output that matters is its own
 		}
 		return
 	}
@@ -174,7 +174,8 @@ func (s *stepLog) add(line string) {
 	}
 }
 
-// reset drops the lines so far (the engine's next build step).
+// reset drops the lines so far (a new step of the setup script or of the
+// engine's build).
 func (s *stepLog) reset() { s.last = s.last[:0] }
 
 // err is the error of a failed setup: the check's own line, else prefix

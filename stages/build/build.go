@@ -520,26 +520,29 @@ func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, format string
 		file, class, function string
 	}
 	named := map[scope][]string{}
-	for _, b := range m.Blocks {
-		for direct, rows := range map[bool][]mapping.CodeRow{false: b.Associated.Rows, true: b.Direct.Rows} {
-			for _, row := range rows {
-				if mapping.IsNone(row.Function) {
-					continue
-				}
-				class := row.Class
-				if mapping.IsNone(class) {
-					class = ""
-				}
-				k := scope{direct, row.Path, class, row.Function}
-				if !slices.Contains(named[k], b.Section) {
-					named[k] = append(named[k], b.Section)
-				}
+	name := func(section string, direct bool, rows []mapping.CodeRow) {
+		for _, row := range rows {
+			if mapping.IsNone(row.Function) {
+				continue
+			}
+			class := row.Class
+			if mapping.IsNone(class) {
+				class = ""
+			}
+			k := scope{direct, row.Path, class, row.Function}
+			if !slices.Contains(named[k], section) {
+				named[k] = append(named[k], section)
 			}
 		}
 	}
+	for _, b := range m.Blocks {
+		name(b.Section, false, b.Associated.Rows)
+		name(b.Section, true, b.Direct.Rows)
+	}
+	declares := Declares(repo, head) // one file cache for every test
 	out := map[string][]string{}
 	for _, id := range f2p {
-		ref, ok := testid.Locate(format, id, testFiles, Declares(repo, head))
+		ref, ok := testid.Locate(format, id, testFiles, declares)
 		if !ok || len(fileSecs[ref.File]) == 0 {
 			continue
 		}
