@@ -281,16 +281,13 @@ func printAugment(w io.Writer, r augmentRow) {
 		}
 	}
 	if m := rep.Map; m != nil {
-		fmt.Fprintf(w, "  sections: %d of %d F2P tests mapped (%s)", len(m.Tests), len(rep.FailToPass), rep.MapSource)
+		fmt.Fprintf(w, "  sections: %d of %d F2P tests mapped (%s); %s", len(m.Tests)-len(m.Broad), len(m.Tests), strings.Join(m.Sources, ", "), m.Summary())
 		if len(m.Broad) > 0 {
 			fmt.Fprintf(w, "; possibly overly broad: %s", strings.Join(m.Broad, ", "))
 		}
-		if len(m.Untested) > 0 {
-			fmt.Fprintf(w, "; no F2P test asserts section %s", strings.Join(m.Untested, ", "))
-		}
 		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintf(w, "  sections: %s\n", rep.MapSource)
+		fmt.Fprintf(w, "  sections: no test-to-section map (no mapping.md)\n")
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)

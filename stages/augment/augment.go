@@ -53,6 +53,7 @@ package augment
 
 import (
 	"context"
+	"io"
 	"errors"
 	"fmt"
 	"os"
@@ -66,6 +67,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/prompts"
 	"github.com/lolbench/lolbench/stages/build"
@@ -76,9 +78,6 @@ import (
 const (
 	Dir        = "augment"
 	ReportFile = "augment/augment.json"
-	// SectionsFile is the test-to-section map alone (SectionMap), the
-	// file the report reads.
-	SectionsFile  = "augment/test_sections.json"
 	TestPatchFile = "augment/tests.patch"
 	CandidatesDir = "augment/candidates"
 	LogDir        = "augment/logs"
@@ -220,15 +219,8 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if err != nil {
 		return err
 	}
-	// Without a model, tests an earlier run added to this very build stay:
-	// rerunning without an endpoint must not quietly strip a task.
 	if s.LLM == nil {
-		if prev, err := LoadReport(c); err == nil && len(prev.Added) > 0 && prev.TestPatch != "" && sameSet(prev.OriginalF2P, t.rec.Report.FailToPass) {
-			if _, err := os.Stat(filepath.Join(c.Dir, prev.TestPatch)); err == nil {
-				return pipeline.Skip("%s; the %d test%s an earlier run added %s kept", llm.ErrNoEndpoint.Error(),
-					len(prev.AddedFiles), plural(len(prev.AddedFiles)), map[bool]string{true: "is", false: "are"}[len(prev.AddedFiles) == 1])
-			}
-		}
+		return s.withoutModel(c, t)
 	}
 	a := &augmenter{s: s, env: env, t: t}
 	a.rep = &Report{Candidate: c.ID, OriginalF2P: append([]string{}, t.rec.Report.FailToPass...), AddedBy: map[string]int{},
@@ -245,7 +237,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		}
 	}()
 
-	run, skipLLM := a.plan()
+	run := a.plan()
 	if len(run) > 0 {
 		if err := a.prepare(ctx); err != nil {
 			return err
@@ -254,29 +246,65 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			return err
 		}
 	}
-	if err := a.finish(ctx); err != nil {
+	return a.finish(ctx)
+}
+
+// withoutModel is the stage without an LLM endpoint: the loops cannot
+// run. Tests an earlier run added to this very build stay (rerunning
+// without an endpoint must not quietly strip a task): the task is
+// rewritten with them and the map recomputed, and the stage says so.
+// Otherwise it changes nothing, and says which untested sections a model
+// would target first.
+func (s *Stage) withoutModel(c *pipeline.Candidate, t *task) error {
+	prev, err := LoadReport(c)
+	if err != nil || len(prev.Added) == 0 || prev.TestPatch == "" || !sameSet(prev.OriginalF2P, t.rec.Report.FailToPass) {
+		why := llm.ErrNoEndpoint.Error()
+		if t.smap != nil && len(t.smap.Untested) > 0 {
+			why += fmt.Sprintf("; untested sections it would target first: %s", strings.Join(t.smap.Untested, ", "))
+		}
+		return pipeline.Skip("%s", why)
+	}
+	p, err := c.Path(prev.TestPatch)
+	if err != nil {
 		return err
 	}
-	if skipLLM != "" {
-		return pipeline.Skip("%s", skipLLM)
+	added, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
+	var kept []*Candidate
+	for _, cd := range prev.Candidates {
+		if cd.Status == Retained {
+			kept = append(kept, cd)
+		}
+	}
+	a := &augmenter{s: s, t: t, rep: prev}
+	if t.mapping != nil {
+		prev.Map = sectionmap.Compute(s.Name(), t.mapInput(prev.FailToPass, kept, nil))
+	}
+	if err := a.writeTask(added); err != nil {
+		return err
+	}
+	if prev.Map != nil {
+		if err := sectionmap.Save(c, prev.Map, false); err != nil {
+			return err
+		}
+	}
+	if err := workspace.WriteJSON(filepath.Join(c.Dir, ReportFile), prev); err != nil {
+		return err
+	}
+	fmt.Fprintf(envStatus(a), "%s: the loops did not run (%s); kept the %d test%s an earlier run added and rewrote the task with them; %s\n",
+		c.ID, llm.ErrNoEndpoint, len(prev.AddedFiles), plural(len(prev.AddedFiles)), mapLine(prev.Map))
 	return nil
 }
 
-// plan decides which loops run, recording why the others do not. The
-// second result is the skip reason when no model is configured.
-func (a *augmenter) plan() ([]string, string) {
+// plan decides which loops run, recording why the others do not.
+func (a *augmenter) plan() []string {
 	t := a.t
 	var run []string
-	skipLLM := ""
-	if a.s.LLM == nil {
-		skipLLM = llm.ErrNoEndpoint.Error()
-	}
 	for _, loop := range a.s.loops() {
 		lr := LoopReport{Loop: loop}
 		switch {
-		case skipLLM != "":
-			lr.Skipped = skipLLM
 		case t.audit == nil:
 			lr.Skipped = fmt.Sprintf("the test audit has no rule for %s: generated tests cannot be audited", orUnknown(t.language))
 		case loop == LoopMutation && t.mutants == nil:
@@ -287,7 +315,7 @@ func (a *augmenter) plan() ([]string, string) {
 			lr.Skipped = "no coverage measurement: run lolbench mutate " + t.c.ID + " first"
 		case loop == LoopCoverage && t.cov.Suite(coverage.Union) == nil:
 			lr.Skipped = "the coverage measurement has no F2P ∪ P2P figure"
-		case loop == LoopCoverage && t.cov.Suite(coverage.Union).Percent >= orDefault(a.s.Threshold, DefaultThreshold):
+		case loop == LoopCoverage && t.cov.Suite(coverage.Union).Percent >= orDefault(a.s.Threshold, DefaultThreshold) && len(t.untestedSpans()) == 0:
 			lr.Skipped = fmt.Sprintf("F2P ∪ P2P covers %.1f%% of the reference solution's executable added lines, not below %.0f%%",
 				t.cov.Suite(coverage.Union).Percent, orDefault(a.s.Threshold, DefaultThreshold))
 		case loop == LoopCoverage && len(t.cov.Uncovered) == 0:
@@ -298,7 +326,7 @@ func (a *augmenter) plan() ([]string, string) {
 		}
 		a.rep.Loops = append(a.rep.Loops, lr)
 	}
-	return run, skipLLM
+	return run
 }
 
 func orUnknown(s string) string {
@@ -406,7 +434,9 @@ func (a *augmenter) finish(ctx context.Context) error {
 		rep.Jobs, rep.Runs = a.run.Jobs, a.run.Runs
 	}
 
-	rep.Map, rep.MapSource = a.sectionMap(ctx, kept, addedCov)
+	if t.mapping != nil {
+		rep.Map = sectionmap.Compute(a.s.Name(), t.mapInput(rep.FailToPass, kept, addedCov))
+	}
 
 	if err := a.write(kept, added); err != nil {
 		return err
@@ -416,12 +446,19 @@ func (a *augmenter) finish(ctx context.Context) error {
 	return nil
 }
 
-func mapLine(m *SectionMap) string {
+func mapLine(m *sectionmap.Map) string {
 	if m == nil {
-		return "no test-to-section map"
+		return "no test-to-section map (no mapping.md)"
 	}
-	return fmt.Sprintf("%d test%s mapped to sections, %d possibly overly broad, %d untested section%s",
-		len(m.Tests), plural(len(m.Tests)), len(m.Broad), len(m.Untested), plural(len(m.Untested)))
+	return fmt.Sprintf("%d test%s mapped to sections, %d possibly overly broad; %s",
+		len(m.Tests)-len(m.Broad), plural(len(m.Tests)-len(m.Broad)), len(m.Broad), m.Summary())
+}
+
+func envStatus(a *augmenter) io.Writer {
+	if a.env == nil || a.env.Status == nil {
+		return io.Discard
+	}
+	return a.env.Status
 }
 
 // finalCoverage measures the overall F2P suite (original and added tests)
@@ -532,42 +569,6 @@ func (t *task) finalSelection(addedFiles []string) []string {
 	return testcmd.Selection(t.recipe, append(append([]string{}, t.rec.TestFiles...), addedFiles...))
 }
 
-// sectionMap computes the test-to-section map of the task's F2P tests
-// (original and added) from the kill matrix and per-test coverage.
-func (a *augmenter) sectionMap(ctx context.Context, kept []*Candidate, addedCov map[string]coverage.Lines) (*SectionMap, string) {
-	t, rep := a.t, a.rep
-	if t.mapping == nil {
-		return nil, "none: the candidate has no mapping.md"
-	}
-	in := MapInput{Tests: rep.FailToPass, Sections: t.sections, Reverts: Reverts(t.mutants), Kills: map[string][]string{}, Covered: map[string]coverage.Lines{}}
-	var sources []string
-	if t.mutants != nil {
-		sources = append(sources, "kill matrix")
-		for _, test := range t.mutants.Matrix.Tests {
-			in.Kills[test] = t.mutants.Matrix.Kills(test)
-		}
-		for _, c := range kept {
-			for _, id := range c.Tests {
-				in.Kills[id] = append(in.Kills[id], c.Kills...)
-			}
-		}
-	}
-	if t.cov != nil && t.cov.PerTest {
-		sources = append(sources, "per-test coverage")
-		for test, l := range t.cov.Tests {
-			in.Covered[test] = l
-		}
-		for id, l := range addedCov {
-			in.Covered[id] = l
-		}
-		in.Owned = OwnedLines(t.owners, t.sections, &t.cov.Target)
-	}
-	if len(sources) == 0 {
-		return nil, "none: neither a kill matrix nor per-test coverage (run lolbench mutate)"
-	}
-	return BuildMap(in), strings.Join(sources, " and ")
-}
-
 func uniqueSorted(list []string) []string {
 	set := map[string]bool{}
 	out := []string{}
@@ -610,13 +611,10 @@ func (a *augmenter) write(kept []*Candidate, added []byte) error {
 		}
 		rep.TestPatch = TestPatchFile
 	}
-	sections := filepath.Join(t.c.Dir, SectionsFile)
 	if rep.Map != nil {
-		if err := workspace.WriteJSON(sections, rep.Map); err != nil {
+		if err := sectionmap.Save(t.c, rep.Map, false); err != nil {
 			return err
 		}
-	} else {
-		os.Remove(sections)
 	}
 	if err := workspace.WriteJSON(filepath.Join(t.c.Dir, ReportFile), rep); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/stages/build"
 )
 
@@ -45,9 +46,9 @@ func (a *augmenter) writeTask(added []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	sections := t.rec.F2PSections
-	if rep.Map != nil {
-		sections = rep.Map.Tests
+	smap := rep.Map
+	if smap == nil {
+		smap = &sectionmap.Map{}
 	}
 	testPaths := append([]string{}, t.rec.TestPaths...)
 	testPaths = append(testPaths, rep.AddedFiles...)
@@ -64,7 +65,7 @@ func (a *augmenter) writeTask(added []byte) error {
 		EP: epText, EPFormat: epFormat, Recipe: t.recipe, Tree: sandbox.GitTree{Repo: t.repo, Commit: t.base},
 		TestPatch: joinPatches(t.testPatch, added), Solution: t.solution, TestPaths: testPaths,
 		Selection: t.finalSelection(rep.AddedFiles), FailToPass: rep.FailToPass, PassToPass: t.rec.Report.PassToPass,
-		Sections: sections, Implementable: t.rec.Implementable, Report: t.rec.Report, Grader: tmp.Name(),
+		Sections: smap.F2PSections(), Implementable: smap.SectionIDs(), Untested: smap.Untested, Report: t.rec.Report, Grader: tmp.Name(),
 		SkippedGates: t.rec.SkippedGates,
 	}
 	if err := harbor.Write(taskDir, task); err != nil {
@@ -80,8 +81,6 @@ type Final struct {
 	// Added is the added tests' patch alone (empty when none).
 	Added      []byte
 	FailToPass []string
-	// Sections is the test-to-section map; nil when none was computed.
-	Sections map[string][]string
 }
 
 // ErrStale says the augment report was made from an earlier build of the
@@ -118,9 +117,6 @@ func LoadFinal(c *pipeline.Candidate) (*Final, error) {
 			return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
 		}
 		f.TestPatch = joinPatches(orig, f.Added)
-	}
-	if rep.Map != nil {
-		f.Sections = rep.Map.Tests
 	}
 	return f, nil
 }

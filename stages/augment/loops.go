@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -38,7 +39,7 @@ func (a *augmenter) generate(ctx context.Context, loops []string) error {
 	for _, loop := range loops {
 		switch loop {
 		case LoopMutation:
-			surv := t.mutants.Matrix.Survivors()
+			surv := t.targetOrder(t.mutants.Matrix.Survivors())
 			if max := orDefault(a.s.MaxMutants, DefaultMaxMutants); len(surv) > max {
 				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("mutation loop: %d surviving mutants, the first %d prompted", len(surv), max))
 				surv = surv[:max]
@@ -349,7 +350,15 @@ func (a *augmenter) coverageConversation() (*conversation, error) {
 	d := a.baseData()
 	d.Coverage = t.cov.Suite(coverage.Union).Percent
 	spans := map[string]bool{}
-	for i, sp := range t.cov.Uncovered {
+	// The spans of untested sections first (issue 25), then the rest,
+	// largest first.
+	order := t.untestedSpans()
+	for _, sp := range t.cov.Uncovered {
+		if !slices.Contains(order, sp) {
+			order = append(order, sp)
+		}
+	}
+	for i, sp := range order {
 		if i == orDefault(a.s.MaxSpans, DefaultMaxSpans) {
 			break
 		}

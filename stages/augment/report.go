@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 )
 
 // Report is augment/augment.json: one task's augmentation.
@@ -30,10 +31,9 @@ type Report struct {
 	Coverage   CovStats    `json:"coverage"`
 	// Candidates are every generated test with its fate.
 	Candidates []*Candidate `json:"candidates"`
-	// Map is the test-to-section map of the task's F2P tests; MapSource
-	// says what it rests on.
-	Map       *SectionMap `json:"section_map"`
-	MapSource string      `json:"section_map_source"`
+	// Map is the test-to-section map of the task's F2P tests, original
+	// and added (also the candidate's sections.json).
+	Map *sectionmap.Map `json:"section_map"`
 	// Jobs and Runs count the sandbox jobs and test-command runs.
 	Jobs  int      `json:"jobs"`
 	Runs  int      `json:"runs"`

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/testaudit"
 	"github.com/lolbench/lolbench/stages/build"
@@ -50,7 +52,9 @@ type task struct {
 	testPatch, solution []byte
 	epDoc               *ep.Document
 	mapping             *mapping.Mapping
-	sections            []Section
+	sections            []mapping.TaskSection
+	// smap is the test-to-section map as the last stage left it.
+	smap *sectionmap.Map
 	// mutants and cov are the mutate stage's outputs, nil when absent.
 	mutants *mutation.Set
 	cov     *coverage.Result
@@ -137,7 +141,7 @@ func loadTask(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*t
 	}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
 		t.mapping = m
-		t.sections = ImplementableSections(m)
+		t.sections = m.TaskSections()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -158,6 +162,12 @@ func loadTask(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*t
 	}
 	if t.mapping != nil {
 		t.owners = mutation.NewOwners(t.mapping, t.scopes)
+	}
+	switch m, err := sectionmap.Load(c); {
+	case err == nil:
+		t.smap = m
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
 	if t.audit != nil {
 		if err := t.loadSymbols(ctx); err != nil {
@@ -390,4 +400,42 @@ func (t *task) sources() []coverage.SourceFile {
 		out = append(out, coverage.SourceFile{Path: f.NewPath, Language: f.Language, Content: src, Added: f.NewLines})
 	}
 	return out
+}
+
+// untested reports whether a section is one the current map leaves
+// untested: the loops target those first (paper §3.4, issue 25).
+func (t *task) untested(section string) bool {
+	return t.smap != nil && section != "" && slices.Contains(t.smap.Untested, section)
+}
+
+// untestedSpans are the uncovered spans whose lines an untested section
+// owns, in the coverage measurement's order (largest first).
+func (t *task) untestedSpans() []coverage.Span {
+	if t.cov == nil || t.owners == nil {
+		return nil
+	}
+	var out []coverage.Span
+	for _, sp := range t.cov.Uncovered {
+		for l := sp.Start; l <= sp.End; l++ {
+			if t.untested(t.owners.Added(sp.File, l)) {
+				out = append(out, sp)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// targetOrder puts the mutants of untested sections first, keeping the
+// order within each group.
+func (t *task) targetOrder(mutants []string) []string {
+	var first, rest []string
+	for _, id := range mutants {
+		if mu := t.mutants.Mutant(id); mu != nil && t.untested(mu.Section) {
+			first = append(first, id)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	return append(first, rest...)
 }

@@ -17,14 +17,12 @@
 package build
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,7 +37,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
-	"github.com/lolbench/lolbench/pipeline/testid"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -78,8 +76,11 @@ type Stage struct {
 	graderErr  error
 }
 
+// Name is the stage's name.
+const Name = "build"
+
 // Name implements pipeline.Stage.
-func (*Stage) Name() string { return "build" }
+func (*Stage) Name() string { return Name }
 
 // String implements pipeline.Stage.
 func (*Stage) String() string { return "building tasks" }
@@ -100,14 +101,11 @@ type Record struct {
 	// TestPaths every path the test patch touches.
 	TestFiles []string `json:"test_files"`
 	TestPaths []string `json:"test_paths"`
-	// Sections are the EP's sections; F2PSections maps F2P tests to the
-	// sections they check, when the mapping tells.
-	Sections    []Section           `json:"sections"`
-	F2PSections map[string][]string `json:"f2p_sections,omitempty"`
-	// Implementable are the mapping's implementable sections: Completed's
-	// denominator.
-	Implementable []string        `json:"implementable_sections,omitempty"`
-	Report        *sandbox.Report `json:"report"`
+	// Sections are the EP's sections. Which F2P tests assert which of
+	// them is the test-to-section map, sections.json (pipeline/sectionmap),
+	// which the build writes from the mapping's rows.
+	Sections []Section      `json:"sections"`
+	Report   *sandbox.Report `json:"report"`
 	Rejected      string          `json:"rejected,omitempty"`
 	Task          string          `json:"task,omitempty"`
 	// Unreviewed is set when the task was built without passing every gate
@@ -355,9 +353,17 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if rep.Rejected != "" {
 		return reject(rep.Rejected)
 	}
+	// The first test-to-section map rests on the mapping's rows alone;
+	// mutate adds the kill and coverage evidence (pipeline/sectionmap).
+	smap := &sectionmap.Map{}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
-		record.F2PSections = F2PSections(repo, head, m, r.Test.Format, sp.TestFiles, rep.FailToPass)
-		record.Implementable = m.ImplementableIDs()
+		smap = sectionmap.Compute(Name, sectionmap.Input{Tests: rep.FailToPass, Sections: m.TaskSections(),
+			Rows: sectionmap.RowsOf(repo, head, m, r.Test.Format, sp.TestFiles, rep.FailToPass)})
+		if err := sectionmap.Save(c, smap, true); err != nil {
+			return err
+		}
+	} else {
+		os.Remove(filepath.Join(c.Dir, sectionmap.File))
 	}
 	var epText []byte
 	epFormat := ""
@@ -369,7 +375,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, PRURL: info.PR.URL, BaseCommit: base,
 		EP: epText, EPFormat: epFormat, Recipe: r, Tree: spec.Tree,
 		TestPatch: sp.TestPatch, Solution: sp.Solution, TestPaths: sp.TestPaths, Selection: plan.Selection,
-		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: record.F2PSections, Implementable: record.Implementable,
+		FailToPass: rep.FailToPass, PassToPass: rep.PassToPass, Sections: smap.F2PSections(), Implementable: smap.SectionIDs(), Untested: smap.Untested,
 		Report: rep, Grader: grader, SkippedGates: gaps, Deps: deps,
 	}
 	if err := harbor.Write(filepath.Join(c.Dir, TaskDir), t); err != nil {
@@ -381,6 +387,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	}
 	if env.Status != nil {
 		fmt.Fprintf(env.Status, "%s: %s\n", c.ID, rep.Summary())
+		if smap.Reference.Total > 0 {
+			fmt.Fprintf(env.Status, "%s: %s\n", c.ID, smap.Summary())
+		}
 	}
 	return nil
 }
@@ -489,111 +498,3 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 	return sp, nil
 }
 
-// F2PSections maps each F2P test to EP sections. A test that rows of the
-// mapped-section blocks name (file, class and function, as testid reads
-// them off the id) gets those blocks' sections; any other test gets the
-// sections its test file is associated with in the PR File Summary (the
-// direct sections when it names no associated one). The rows read are
-// those of the same column: Associated changes, or Direct modifications
-// for a file with direct sections only. A test file that serves several
-// sections thus does not tie each of its tests to all of them
-// (docs/real-projects.md, PEP 639). The test file is read off the test id
-// in the recipe's result format (pipeline/testid: pytest ids with classes
-// and parameters, JUnit classnames, Go packages and subtests, Java, Rust,
-// jest). Tests whose file is not found are left out: the map is "when
-// known".
-func F2PSections(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, f2p []string) map[string][]string {
-	fileSecs := map[string][]string{}
-	directOnly := map[string]bool{}
-	for _, row := range m.PFS.Rows {
-		cell := row.AssociatedSections
-		if mapping.IsNone(cell) {
-			cell, directOnly[row.Path] = row.DirectSections, true
-		}
-		if ids, err := mapping.SectionIDs(cell); err == nil && len(ids) > 0 {
-			fileSecs[row.Path] = ids
-		}
-	}
-	// The blocks' sections by the test scope a row names, per column.
-	type scope struct {
-		direct                bool
-		file, class, function string
-	}
-	named := map[scope][]string{}
-	name := func(section string, direct bool, rows []mapping.CodeRow) {
-		for _, row := range rows {
-			if mapping.IsNone(row.Function) {
-				continue
-			}
-			class := row.Class
-			if mapping.IsNone(class) {
-				class = ""
-			}
-			k := scope{direct, row.Path, class, row.Function}
-			if !slices.Contains(named[k], section) {
-				named[k] = append(named[k], section)
-			}
-		}
-	}
-	for _, b := range m.Blocks {
-		name(b.Section, false, b.Associated.Rows)
-		name(b.Section, true, b.Direct.Rows)
-	}
-	declares := Declares(repo, head) // one file cache for every test
-	out := map[string][]string{}
-	for _, id := range f2p {
-		ref, ok := testid.Locate(format, id, testFiles, declares)
-		if !ok || len(fileSecs[ref.File]) == 0 {
-			continue
-		}
-		secs := named[scope{directOnly[ref.File], ref.File, ref.Class, ref.Func}]
-		if len(secs) == 0 {
-			secs = fileSecs[ref.File]
-		}
-		out[id] = slices.Sorted(slices.Values(secs))
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// Declares tells testid.Locate whether a file at rev declares a test: its
-// name as a word, or a test title in quotes.
-func Declares(repo *diff.Repo, rev string) testid.Declares {
-	cache := map[string][]byte{}
-	return func(file, name string) bool {
-		data, ok := cache[file]
-		if !ok {
-			data, _ = repo.ReadFile(rev, file)
-			cache[file] = data
-		}
-		for _, q := range []string{"'", `"`, "`"} {
-			if bytes.Contains(data, []byte(q+name+q)) {
-				return true
-			}
-		}
-		for rest := data; ; {
-			i := bytes.Index(rest, []byte(name))
-			if i < 0 {
-				return false
-			}
-			before := byte(' ')
-			if i > 0 {
-				before = rest[i-1]
-			}
-			after := byte(' ')
-			if i+len(name) < len(rest) {
-				after = rest[i+len(name)]
-			}
-			if !isWord(before) && !isWord(after) {
-				return true
-			}
-			rest = rest[i+len(name):]
-		}
-	}
-}
-
-func isWord(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}

@@ -39,6 +39,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
 	"github.com/lolbench/lolbench/stages/build"
@@ -113,9 +114,11 @@ type Instance struct {
 	Domain      string              `json:"domain"`
 	Sections    []build.Section     `json:"sections"`
 	F2PSections map[string][]string `json:"f2p_sections"`
-	// Implementable are the mapping's implementable sections, Completed's
-	// denominator (a section no F2P test checks counts as not completed).
-	Implementable []string `json:"implementable_sections"`
+	// Implementable are the task's sections, Completed's denominator
+	// (mapping.TaskSections); UntestedSections those no F2P test asserts,
+	// which mark a task exported although not ready (issue 25).
+	Implementable    []string `json:"implementable_sections"`
+	UntestedSections []string `json:"untested_sections,omitempty"`
 	TestCommand   string   `json:"test_command"`
 	TestFormat    string   `json:"test_format"`
 	// TestInfra says which paths a harness must reset to the base commit
@@ -192,6 +195,21 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 			s.Skipped[id] = "unreviewed: built without passing every gate (" + strings.Join(rec.SkippedGates, "; ") + "); export it with --include-unreviewed"
 			continue
 		}
+		// A task whose reference solution does not complete every task
+		// section is not ready (issue 25): its untested sections are a
+		// defect, and the export marks it when it is included.
+		smap, err := sectionmap.Load(c)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			s.Skipped[id] = err.Error()
+			continue
+		}
+		if smap == nil {
+			smap = &sectionmap.Map{}
+		}
+		if why := smap.NotReady(); why != "" && !s.IncludeUnreviewed {
+			s.Skipped[id] = "not ready: " + why + "; export it with --include-unreviewed"
+			continue
+		}
 		taskDir := filepath.Join(c.Dir, build.TaskDir)
 		if _, err := os.Stat(taskDir); err != nil {
 			s.Skipped[id] = "no task folder; run lolbench build --force " + id
@@ -219,7 +237,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 				return fmt.Errorf("export %s: %w", id, err)
 			}
 		case SWEBench:
-			inst, err := instance(c, rec)
+			inst, err := instance(c, rec, smap)
 			if err != nil {
 				return fmt.Errorf("export %s: %w", id, err)
 			}
@@ -247,7 +265,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 	return os.MkdirAll(s.Path, 0o755)
 }
 
-func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
+func instance(c *pipeline.Candidate, rec *build.Record, smap *sectionmap.Map) (*Instance, error) {
 	info, err := c.LoadInfo()
 	if err != nil {
 		return nil, err
@@ -281,30 +299,24 @@ func instance(c *pipeline.Candidate, rec *build.Record) (*Instance, error) {
 	if secs == nil {
 		secs = []build.Section{}
 	}
-	f2ps := rec.F2PSections
 	f2p := rec.Report.FailToPass
-	// The augment stage's added tests (their own patch, after the PR's),
-	// its longer FAIL_TO_PASS list and its test-to-section map, when it
-	// ran on this build of the task (issue 7).
+	// The augment stage's added tests (their own patch, after the PR's)
+	// and its longer FAIL_TO_PASS list, when it ran on this build of the
+	// task (issue 7). The sections are the task's map, as the task is
+	// graded.
 	switch fin, err := augment.LoadFinal(c); {
 	case err == nil:
 		testPatch, f2p = string(fin.TestPatch), fin.FailToPass
-		if fin.Sections != nil {
-			f2ps = fin.Sections
-		}
 	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, augment.ErrStale):
 		return nil, err
-	}
-	if f2ps == nil {
-		f2ps = map[string][]string{}
 	}
 	return &Instance{
 		InstanceID: rec.ID, Repo: rec.Repo, BaseCommit: rec.BaseCommit, Patch: patch, TestPatch: testPatch,
 		ProblemStatement: problem, FailToPass: f2p, PassToPass: rec.Report.PassToPass,
 		CreatedAt: rec.CreatedAt, Version: rec.Version, EnvironmentSetupCommit: rec.BaseCommit,
 		EPID: info.EP.ID, EPTitle: info.EP.Title, PRNumber: info.PR.Number, Language: info.Language, Domain: info.Domain,
-		Sections: secs, F2PSections: f2ps, TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
-		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset), Implementable: orEmpty(rec.Implementable),
+		Sections: secs, F2PSections: smap.F2PSections(), TestCommand: rec.Report.Command, TestFormat: rec.Recipe.Test.Format,
+		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset), Implementable: smap.SectionIDs(), UntestedSections: smap.Untested,
 		Unreviewed: rec.Unreviewed, SkippedGates: rec.SkippedGates,
 	}, nil
 }

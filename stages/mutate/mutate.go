@@ -65,6 +65,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
@@ -427,6 +428,23 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		}
 	}
 	fmt.Fprintf(status, "%s: %s; %s\n", c.ID, scoreLine(final), final.Runs)
+
+	// The kill matrix is the first evidence of which sections each F2P
+	// test asserts: the test-to-section map is rewritten with it, and the
+	// task graded by it (issue 25).
+	if t.mapping != nil {
+		in := sectionmap.Input{Tests: rec.Report.FailToPass, Sections: t.mapping.TaskSections(),
+			Rows: sectionmap.RowsOf(t.repo, rec.HeadCommit, t.mapping, rec.Recipe.Test.Format, rec.TestFiles, rec.Report.FailToPass)}
+		if covErr != nil {
+			cov = nil
+		}
+		in.AddMutants(&mutation.Set{Mutants: mutants, Matrix: matrix}, cov, t.owners)
+		smap := sectionmap.Compute(s.Name(), in)
+		if err := sectionmap.Regrade(c, smap, filepath.Join(c.Dir, build.TaskDir)); err != nil {
+			return fmt.Errorf("candidate %s: %w", c.ID, err)
+		}
+		fmt.Fprintf(status, "%s: test-to-section map (%s): %s\n", c.ID, strings.Join(smap.Sources, ", "), smap.Summary())
+	}
 	return nil
 }
 

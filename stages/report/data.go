@@ -19,6 +19,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/rules"
@@ -244,18 +245,9 @@ type buildView struct {
 type enhancementView struct {
 	Err string
 	E   *Enhancement
-	// TestSections are the rows of the test-to-section map: issue 7's when
-	// it exists, else the F2P map the build stage derived from the mapping.
-	TestSections       []testSections
-	TestSectionsSource string
-	MutantNote         Note
-	CoverageNote       Note
-	SectionsNote       Note
-}
-
-type testSections struct {
-	Test     string
-	Sections []string
+	MutantNote   Note
+	CoverageNote Note
+	SectionsNote Note
 }
 
 // loadCandidate reads every artifact of one candidate. Nothing here fails
@@ -603,24 +595,7 @@ func loadEnhancement(c *pipeline.Candidate, st *pipeline.Status, loader func(*pi
 	v.E = e
 	v.MutantNote = noteFor(st, "mutate", mutation.IndexFile)
 	v.CoverageNote = noteFor(st, "mutate", coverage.ResultFile)
-	v.SectionsNote = noteFor(st, "augment", TestSectionsFile)
-	var m map[string][]string
-	switch {
-	case e.Sections != nil:
-		m = e.Sections.Tests
-		v.TestSectionsSource = TestSectionsFile
-	case rec != nil && len(rec.F2PSections) > 0:
-		m = rec.F2PSections
-		v.TestSectionsSource = build.RecordFile + " (F2P tests by the sections of their test files in the PR File Summary)"
-	}
-	tests := make([]string, 0, len(m))
-	for t := range m {
-		tests = append(tests, t)
-	}
-	sort.Strings(tests)
-	for _, t := range tests {
-		v.TestSections = append(v.TestSections, testSections{Test: t, Sections: m[t]})
-	}
+	v.SectionsNote = noteFor(st, "build", sectionmap.File)
 	return v
 }
 

@@ -1,45 +1,29 @@
 package report
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 )
 
-// The enhancement hook. Phase 4 (issue 7) writes the mutants with their
-// records, the kill matrix and Table 8 (pipeline/mutation), the coverage of
-// the reference solution (pipeline/coverage), and the test-to-section map
-// (stages/augment). Stage.Enhancement is the one place the report reads
-// them: by default LoadEnhancement reads the files of pipeline/mutation and
-// pipeline/coverage with their own loaders, and the test-to-section map
-// from TestSectionsFile, a provisional file in the JSON form of
-// stages/augment's SectionMap until that stage names its own file. A
-// section is rendered as soon as its file exists.
-
-// TestSectionsFile is the provisional test-to-section map of a candidate.
-const TestSectionsFile = "augment/test_sections.json"
+// The enhancement hook. Phase 4 writes the mutants with their records,
+// the kill matrix and Table 8 (pipeline/mutation), the coverage of the
+// reference solution (pipeline/coverage), and the test-to-section map
+// (pipeline/sectionmap: the build writes it from the mapping's rows,
+// mutate and augment rewrite it with their evidence). Stage.Enhancement is
+// the one place the report reads them; LoadEnhancement reads each with its
+// own package's loader. A section is rendered as soon as its file exists.
 
 // Enhancement is what phase 4 learned about a candidate; each part is nil
 // when its files do not exist.
 type Enhancement struct {
 	Mutants  *mutation.Set
 	Coverage *coverage.Result
-	Sections *TestSectionMap
-}
-
-// TestSectionMap is the test-to-section map in the JSON form of
-// stages/augment's SectionMap: every F2P test with the implementable
-// sections it asserts, the tests mapped to none ("possibly overly broad",
-// ProMax) and the sections no test asserts.
-type TestSectionMap struct {
-	Tests    map[string][]string `json:"f2p_sections"`
-	Broad    []string            `json:"possibly_overly_broad"`
-	Untested []string            `json:"untested_sections"`
+	Sections *sectionmap.Map
 }
 
 // LoadEnhancement reads a candidate's phase-4 files. Each part that exists
@@ -75,19 +59,12 @@ func LoadEnhancement(c *pipeline.Candidate) (*Enhancement, error) {
 			e.Coverage = r
 		}
 	}
-	if exists(TestSectionsFile) {
-		p, _ := c.Path(TestSectionsFile)
-		data, err := os.ReadFile(p)
-		var m TestSectionMap
-		if err == nil {
-			// Unknown fields (the evidence) are allowed: the format is
-			// stages/augment's and may grow.
-			err = json.Unmarshal(data, &m)
-		}
+	if exists(sectionmap.File) {
+		m, err := sectionmap.Load(c)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", p, err))
+			errs = append(errs, err)
 		} else {
-			e.Sections = &m
+			e.Sections = m
 		}
 	}
 	return e, errors.Join(errs...)

@@ -78,10 +78,13 @@ type Task struct {
 	Selection           []string
 	FailToPass          []string
 	PassToPass          []string
-	// Sections maps F2P tests to EP sections, when known; Implementable
-	// are the mapping's implementable sections (Completed's denominator).
+	// Sections maps F2P tests to EP sections (pipeline/sectionmap);
+	// Implementable are the task's sections (Completed's denominator) and
+	// Untested those of them no F2P test asserts: the reference solution
+	// cannot complete them, and task.toml says so.
 	Sections      map[string][]string
 	Implementable []string
+	Untested      []string
 	// Report is the validation that produced the lists (README).
 	Report *sandbox.Report
 	// Grader is the lolbench-grade binary to copy into tests/.
@@ -144,6 +147,10 @@ type tomlMeta struct {
 	// Unreviewed marks a task built without passing every gate.
 	Unreviewed   bool     `toml:"unreviewed,omitempty"`
 	SkippedGates []string `toml:"skipped_gates,omitempty"`
+	// UntestedSections are the task's sections no F2P test asserts (issue
+	// 25: a task defect, which the export refuses without
+	// --include-unreviewed).
+	UntestedSections []string `toml:"untested_sections,omitempty"`
 }
 
 // tomlRun is the [verifier] and [agent] tables: the time allowed and the
@@ -227,7 +234,7 @@ func write(dir string, t *Task) error {
 			EPID: t.EPID, EPTitle: t.EPTitle, PRNumber: t.PRNumber, BaseCommit: t.BaseCommit,
 			F2PCount: len(t.FailToPass), P2PCount: len(t.PassToPass), Category: "programming",
 			Tags:       []string{"lolbench", "long-horizon", strings.ToLower(t.Language)},
-			Unreviewed: len(t.SkippedGates) > 0, SkippedGates: t.SkippedGates},
+			Unreviewed: len(t.SkippedGates) > 0, SkippedGates: t.SkippedGates, UntestedSections: t.Untested},
 		// The verifier runs the tests once; the margin covers resetting,
 		// applying the test patch and grading. It must be root, the agent
 		// must not: the grading design rests on it (docs/architecture.md,
@@ -241,7 +248,7 @@ func write(dir string, t *Task) error {
 	if err != nil {
 		return err
 	}
-	tomlData = append([]byte("# Harbor task written by lolbench; see README.md.\n"), tomlData...)
+	tomlData = append([]byte(tomlHeader), tomlData...)
 	if err := put(TaskToml, tomlData, 0o644); err != nil {
 		return err
 	}

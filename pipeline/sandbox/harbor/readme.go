@@ -71,16 +71,35 @@ func readme(t *Task) []byte {
 			fmt.Fprintf(&b, "%d tests fail on both sides and are not used.\n\n", len(rep.FailBoth))
 		}
 	}
-	b.WriteString("## FAIL_TO_PASS\n\n")
-	for _, n := range t.FailToPass {
-		if secs := t.Sections[n]; len(secs) > 0 {
+	b.Write(f2pBlock(t.FailToPass, t.Sections, t.Untested))
+	b.WriteString(runningHeading + "\n\n```sh\n")
+	fmt.Fprintf(&b, "harbor run --path . --agent oracle      # the reference solution scores 1\n")
+	fmt.Fprintf(&b, "lolbench verify . --solution agent.patch   # score any patch against the base commit\n```\n")
+	return b.Bytes()
+}
+
+// The README's FAIL_TO_PASS block runs from its heading to the next one;
+// SetSections rewrites it in place.
+const (
+	f2pHeading     = "## FAIL_TO_PASS"
+	runningHeading = "## Running it"
+)
+
+// f2pBlock is the README's FAIL_TO_PASS list, each test with the sections
+// it asserts, and the untested sections.
+func f2pBlock(f2p []string, sections map[string][]string, untested []string) []byte {
+	var b bytes.Buffer
+	b.WriteString(f2pHeading + "\n\n")
+	for _, n := range f2p {
+		if secs := sections[n]; len(secs) > 0 {
 			fmt.Fprintf(&b, "- `%s` (sections %s)\n", n, strings.Join(secs, ", "))
 		} else {
 			fmt.Fprintf(&b, "- `%s`\n", n)
 		}
 	}
-	b.WriteString("\n## Running it\n\n```sh\n")
-	fmt.Fprintf(&b, "harbor run --path . --agent oracle      # the reference solution scores 1\n")
-	fmt.Fprintf(&b, "lolbench verify . --solution agent.patch   # score any patch against the base commit\n```\n")
+	if len(untested) > 0 {
+		fmt.Fprintf(&b, "\nUntested sections (no FAIL_TO_PASS test asserts them, so even the reference solution does not complete them): %s.\n", strings.Join(untested, ", "))
+	}
+	b.WriteString("\n")
 	return b.Bytes()
 }
