@@ -53,9 +53,9 @@ package augment
 
 import (
 	"context"
-	"io"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -76,8 +76,8 @@ import (
 
 // Files and folders of the stage in a candidate folder.
 const (
-	Dir        = "augment"
-	ReportFile = "augment/augment.json"
+	Dir           = "augment"
+	ReportFile    = "augment/augment.json"
 	TestPatchFile = "augment/tests.patch"
 	CandidatesDir = "augment/candidates"
 	LogDir        = "augment/logs"
@@ -220,7 +220,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		return err
 	}
 	if s.LLM == nil {
-		return s.withoutModel(c, t)
+		return s.withoutModel(env, c, t)
 	}
 	a := &augmenter{s: s, env: env, t: t}
 	a.rep = &Report{Candidate: c.ID, OriginalF2P: append([]string{}, t.rec.Report.FailToPass...), AddedBy: map[string]int{},
@@ -255,7 +255,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 // rewritten with them and the map recomputed, and the stage says so.
 // Otherwise it changes nothing, and says which untested sections a model
 // would target first.
-func (s *Stage) withoutModel(c *pipeline.Candidate, t *task) error {
+func (s *Stage) withoutModel(env *pipeline.Env, c *pipeline.Candidate, t *task) error {
 	prev, err := LoadReport(c)
 	if err != nil || len(prev.Added) == 0 || prev.TestPatch == "" || !sameSet(prev.OriginalF2P, t.rec.Report.FailToPass) {
 		why := llm.ErrNoEndpoint.Error()
@@ -278,9 +278,9 @@ func (s *Stage) withoutModel(c *pipeline.Candidate, t *task) error {
 			kept = append(kept, cd)
 		}
 	}
-	a := &augmenter{s: s, t: t, rep: prev}
+	a := &augmenter{s: s, env: env, t: t, rep: prev}
 	if t.mapping != nil {
-		prev.Map = sectionmap.Compute(s.Name(), t.mapInput(prev.FailToPass, kept, nil))
+		prev.Map = sectionmap.Compute(s.Name(), t.mapInput(prev.FailToPass, kept))
 	}
 	if err := a.writeTask(added); err != nil {
 		return err
@@ -434,8 +434,13 @@ func (a *augmenter) finish(ctx context.Context) error {
 		rep.Jobs, rep.Runs = a.run.Jobs, a.run.Runs
 	}
 
+	for _, c := range kept {
+		if len(c.Tests) > 0 {
+			c.Covered = addedCov[c.Tests[0]] // every id of a file runs the same lines
+		}
+	}
 	if t.mapping != nil {
-		rep.Map = sectionmap.Compute(a.s.Name(), t.mapInput(rep.FailToPass, kept, addedCov))
+		rep.Map = sectionmap.Compute(a.s.Name(), t.mapInput(rep.FailToPass, kept))
 	}
 
 	if err := a.write(kept, added); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lolbench/lolbench/pipeline/coverage"
 	"path"
 	"regexp"
 	"strings"
@@ -109,6 +110,10 @@ type Candidate struct {
 	// NewLines counts the target lines it runs that no original test and
 	// no earlier kept test runs (coverage loop).
 	NewLines int `json:"new_lines,omitempty"`
+	// Covered are the target lines its tests run with the reference
+	// solution (the final coverage measurement), when it was measured:
+	// the test-to-section map's coverage evidence for it.
+	Covered coverage.Lines `json:"covered,omitempty"`
 
 	source      []byte
 	fingerprint string

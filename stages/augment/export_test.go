@@ -11,8 +11,11 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
+	"github.com/lolbench/lolbench/stages/build"
 	"github.com/lolbench/lolbench/stages/export"
 )
 
@@ -21,22 +24,24 @@ import (
 func TestExportUsesAddedTests(t *testing.T) {
 	ws, c := augment.CalcCopy(t)
 	env := &pipeline.Env{Workspace: ws, Getenv: os.Getenv, Version: "test"}
-	if _, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&augment.Stage{}}); err != nil {
-		t.Fatal(err)
-	}
-	// As if a loop had kept one test.
-	rep, err := augment.LoadReport(c)
+	rec, err := build.LoadRecord(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As if a loop had kept one test: its patch, the report and the map.
 	added := "diff --git a/calc/x_test.go b/calc/x_test.go\nnew file mode 100644\n--- /dev/null\n+++ b/calc/x_test.go\n@@ -0,0 +1 @@\n+package calc\n"
 	if err := workspace.WriteFile(filepath.Join(c.Dir, augment.TestPatchFile), []byte(added), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep.TestPatch = augment.TestPatchFile
-	rep.FailToPass = append(rep.FailToPass, augment.CalcPkg+"TestX")
-	rep.Map.Tests[augment.CalcPkg+"TestX"] = []string{"1.2.3"}
+	f2p := append(append([]string{}, rec.Report.FailToPass...), augment.CalcPkg+"TestX")
+	rep := &augment.Report{Candidate: c.ID, OriginalF2P: rec.Report.FailToPass, FailToPass: f2p, Added: []string{augment.CalcPkg + "TestX"},
+		TestPatch: augment.TestPatchFile, AddedFiles: []string{"calc/x_test.go"}}
 	if err := workspace.WriteJSON(filepath.Join(c.Dir, augment.ReportFile), rep); err != nil {
+		t.Fatal(err)
+	}
+	smap := sectionmap.Compute("augment", sectionmap.Input{Tests: f2p, Sections: []mapping.TaskSection{{ID: "1.2.1"}, {ID: "1.2.3"}},
+		Rows: map[string]sectionmap.Rows{augment.CalcPkg + "TestClamp": {Named: map[string]int{"1.2.1": 1}}, augment.CalcPkg + "TestX": {Named: map[string]int{"1.2.3": 3}}}})
+	if err := sectionmap.Save(c, smap, false); err != nil {
 		t.Fatal(err)
 	}
 	st := &export.Stage{Format: export.SWEBench, Out: t.TempDir(), IncludeUnreviewed: true}

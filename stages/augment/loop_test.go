@@ -1,8 +1,11 @@
 package augment
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
-	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/stages/build"
@@ -198,16 +200,18 @@ func TestGenerationLoop(t *testing.T) {
 	for _, cd := range rep.Candidates {
 		got = append(got, verdict{cd.ID, cd.Status, cd.Rule, cd.Reason})
 	}
+	// The build's map leaves 1.2.2 untested, so its revert is prompted
+	// first, before the operator mutant of the tested 1.2.1 (issue 25).
 	want := []verdict{
-		{"m-op-boundary-hi.1.1", Rejected, "before", "passes before the reference solution (passed, passed): it checks behaviour that exists already, not what the proposal adds"},
-		{"m-op-boundary-hi.1.2", Rejected, "audit", "overly narrow test: line 6: calls the unexported `clampHelper`"},
 		{"m-revert-1.2.2.1.1", Rejected, "unstable", "unstable with the reference solution: passed, failed over 2 runs"},
 		{"m-revert-1.2.2.1.2", Retained, "", ""},
+		{"m-op-boundary-hi.1.1", Rejected, "before", "passes before the reference solution (passed, passed): it checks behaviour that exists already, not what the proposal adds"},
+		{"m-op-boundary-hi.1.2", Rejected, "audit", "overly narrow test: line 6: calls the unexported `clampHelper`"},
 		{"cov.1.1", Retained, "", ""},
 		{"cov.1.2", Rejected, "coverage", "runs no target line that the original tests or an earlier kept test do not run (it runs 5 target lines, all covered already)"},
+		{"m-revert-1.2.2.2.1", Dropped, "audit", "overly narrow test: line 9: calls `ClampAll`, which the PR introduces and the EP never names"},
 		{"m-op-boundary-hi.2.1", Retained, "", ""},
 		{"m-op-boundary-hi.2.2", Dropped, "duplicate", "duplicate of TestClamp in calc/calc_test.go: the same assertions on the same inputs"},
-		{"m-revert-1.2.2.2.1", Dropped, "audit", "overly narrow test: line 9: calls `ClampAll`, which the PR introduces and the EP never names"},
 		{"cov.2.1", Retained, "", ""},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -225,8 +229,9 @@ func TestGenerationLoop(t *testing.T) {
 			rewrites = append(rewrites, r[3].Content)
 		}
 	}
-	if len(rewrites) != 3 || !strings.Contains(rewrites[0], "- `calc/add_again_test.go` (TestAddStillWorks): passes before the reference solution (passed, passed)") ||
-		!strings.Contains(rewrites[0], "- `calc/clamp_helper_test.go` (TestClampHelperUpper): overly narrow test: line 6: calls the unexported `clampHelper`") {
+	if len(rewrites) != 3 || !strings.Contains(rewrites[0], "- `calc/clamp_flaky_test.go` (TestClampReversedFlaky): unstable") ||
+		!strings.Contains(rewrites[1], "- `calc/add_again_test.go` (TestAddStillWorks): passes before the reference solution (passed, passed)") ||
+		!strings.Contains(rewrites[1], "- `calc/clamp_helper_test.go` (TestClampHelperUpper): overly narrow test: line 6: calls the unexported `clampHelper`") {
 		t.Errorf("rewrite requests: %q", rewrites)
 	}
 
@@ -271,8 +276,14 @@ func TestGenerationLoop(t *testing.T) {
 		calcPkg + "TestDescribeSmall/small":        {"1.2.3"},
 		calcPkg + "TestDescribeSmall/zero":         {"1.2.3"},
 	}
-	if !reflect.DeepEqual(rep.Map.Tests, wantMap) || !reflect.DeepEqual(rep.Map.Broad, []string{calcPkg + "TestAdd"}) || len(rep.Map.Untested) != 0 {
-		t.Errorf("map %v broad %v untested %v", rep.Map.Tests, rep.Map.Broad, rep.Map.Untested)
+	if !reflect.DeepEqual(rep.Map.F2PSections(), wantMap) || !reflect.DeepEqual(rep.Map.Broad, []string{calcPkg + "TestAdd"}) || len(rep.Map.Untested) != 0 {
+		t.Errorf("map %v broad %v untested %v", rep.Map.F2PSections(), rep.Map.Broad, rep.Map.Untested)
+	}
+	// The map is the candidate's, and replaced the build's (3 of 3
+	// sections now, 1 of 3 then).
+	if m, err := sectionmap.Load(c); err != nil || m.Stage != "augment" || m.Reference != (sectionmap.Figures{Completed: 3, Total: 3}) ||
+		!reflect.DeepEqual(m.Previous, &sectionmap.Previous{Stage: "build", Reference: sectionmap.Figures{Completed: 1, Total: 3}}) {
+		t.Errorf("sections.json: %+v %v", m, err)
 	}
 
 	// The Harbor task carries the added tests, the longer list and the map.
@@ -309,13 +320,23 @@ func TestGenerationLoop(t *testing.T) {
 		t.Errorf("reference solution: reward %d, F2P %d/%d, sections %d/%d", g.Reward, g.F2PPassed, g.F2PTotal, g.SectionsCompleted, g.SectionsTotal)
 	}
 
-	// A later run without an endpoint keeps what this one added.
-	err = (&Stage{}).Run(context.Background(), env, c)
-	if want := llm.ErrNoEndpoint.Error() + "; the 4 tests an earlier run added are kept"; err == nil || err.Error() != "skipped: "+want {
+	// A later run without an endpoint keeps what this one added: it
+	// rewrites the task with them (a rebuild may have dropped them) and
+	// recomputes the map from their recorded kills and lines, and says so.
+	var status bytes.Buffer
+	env.Status = &status
+	if err := (&Stage{}).Run(context.Background(), env, c); err != nil {
 		t.Errorf("rerun without a model: %v", err)
 	}
-	if again, err := LoadReport(c); err != nil || !reflect.DeepEqual(again.FailToPass, wantF2P) {
+	if want := "calc-cep-0001: the loops did not run (" + llm.ErrNoEndpoint.Error() + "); kept the 4 tests an earlier run added and rewrote the task with them; " +
+		"7 tests mapped to sections, 1 possibly overly broad; 3 task sections, the reference solution completes 3/3 (1/3 under build's map)\n"; status.String() != want {
+		t.Errorf("status %q", status.String())
+	}
+	if again, err := LoadReport(c); err != nil || !reflect.DeepEqual(again.FailToPass, wantF2P) || !reflect.DeepEqual(again.Map.F2PSections(), wantMap) {
 		t.Errorf("rerun without a model changed the report: %v", err)
+	}
+	if cfg, err := harbor.LoadConfig(filepath.Join(c.Dir, build.TaskDir)); err != nil || !reflect.DeepEqual(cfg.FailToPass, wantF2P) || !reflect.DeepEqual(cfg.Sections, wantMap) {
+		t.Errorf("task after the rerun: %v", err)
 	}
 }
 

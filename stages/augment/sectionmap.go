@@ -1,21 +1,18 @@
 package augment
 
-import (
-	"github.com/lolbench/lolbench/pipeline/coverage"
-	"github.com/lolbench/lolbench/pipeline/sectionmap"
-)
+import "github.com/lolbench/lolbench/pipeline/sectionmap"
 
 // mapInput gathers the evidence of the task's F2P tests for the
 // test-to-section map (pipeline/sectionmap): the mapping's rows, the kill
 // matrix and per-test coverage of mutate, and for each added test the
-// mutants it killed and the lines it ran (addedCov; nil when unknown).
-func (t *task) mapInput(f2p []string, added []*Candidate, addedCov map[string]coverage.Lines) sectionmap.Input {
+// mutants it killed and the lines it ran, as its record keeps them.
+func (t *task) mapInput(f2p []string, added []*Candidate) sectionmap.Input {
 	in := sectionmap.Input{Tests: f2p, Sections: t.sections,
 		Rows: sectionmap.RowsOf(t.repo, t.head, t.mapping, t.format, t.rec.TestFiles, f2p)}
 	in.AddMutants(t.mutants, t.cov, t.owners)
 	for _, c := range added {
 		for _, id := range c.Tests {
-			in.AddTest(id, c.Kills, addedCov[id])
+			in.AddTest(id, c.Kills, c.Covered)
 		}
 	}
 	return in

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,81 +16,59 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
-	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/stages/build"
 )
 
-// calcMap: TestClamp runs lines of 1.2.1 and 1.2.2, and fails on the
-// revert of 1.2.1 only, so it checks 1.2.1 alone (issue 12 §2).
-var calcMap = map[string][]string{calcPkg + "TestClamp": {"1.2.1"}}
-
-// TestNoEndpoint: without a model the loops skip with the one line that
-// names the variables to set, and the map of the original tests is still
-// written, to augment/test_sections.json and into the Harbor task.
+// TestNoEndpoint: without a model the loops cannot run, and the stage
+// changes nothing: it skips with the one line that names the variables to
+// set and the untested sections a model would target first (those of the
+// map the build left), writes no report and leaves the map and the task
+// as they were.
 func TestNoEndpoint(t *testing.T) {
 	ws, c := calcCopy(t)
+	files := []string{sectionmap.File, filepath.Join(build.TaskDir, filepath.FromSlash(harbor.ConfigJSON)), filepath.Join(build.TaskDir, harbor.Readme)}
+	before := map[string]string{}
+	for _, f := range files {
+		before[f] = readFile(t, filepath.Join(c.Dir, f))
+	}
 	var status bytes.Buffer
 	env := &pipeline.Env{Workspace: ws, Status: &status, Getenv: os.Getenv, Version: "test"}
 	outs, err := pipeline.RunCandidate(context.Background(), env, c, []pipeline.CandidateStage{&Stage{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := outs[0]; o.Result != pipeline.Skipped || o.Reason != llm.ErrNoEndpoint.Error() {
+	if o := outs[0]; o.Result != pipeline.Skipped || o.Reason != llm.ErrNoEndpoint.Error()+"; untested sections it would target first: 1.2.2, 1.2.3" {
 		t.Errorf("outcome %+v", o)
 	}
-	var m SectionMap
-	if err := workspace.ReadJSON(filepath.Join(c.Dir, SectionsFile), &m); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(m.Tests, calcMap) || !reflect.DeepEqual(m.Broad, []string{calcPkg + "TestAdd"}) || !reflect.DeepEqual(m.Untested, []string{"1.2.2", "1.2.3"}) {
-		t.Errorf("map %+v", m)
-	}
-	rep, err := LoadReport(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range rep.Loops {
-		if l.Ran || l.Skipped != llm.ErrNoEndpoint.Error() {
-			t.Errorf("loop %+v", l)
+	for _, f := range files {
+		if got := readFile(t, filepath.Join(c.Dir, f)); got != before[f] {
+			t.Errorf("%s changed", f)
 		}
 	}
-	if rep.MapSource != "kill matrix and per-test coverage" || len(rep.Added) != 0 || rep.TestPatch != "" {
-		t.Errorf("report: source %q, added %v, patch %q", rep.MapSource, rep.Added, rep.TestPatch)
+	if _, err := os.Stat(filepath.Join(c.Dir, ReportFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a skipped stage wrote %s: %v", ReportFile, err)
 	}
-	cfg, err := harbor.LoadConfig(filepath.Join(c.Dir, build.TaskDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(cfg.Sections, calcMap) {
-		t.Errorf("task sections %v", cfg.Sections)
-	}
-	if want := "calc-cep-0001: 2 F2P tests (2 original, 0 added: 0 mutation-guided, 0 coverage-guided); 1 test mapped to sections, 1 possibly overly broad, 2 untested sections\n"; status.String() != want {
+	if status.Len() != 0 {
 		t.Errorf("status %q", status.String())
 	}
-	// The Final view the export reads.
-	f, err := LoadFinal(c)
+	// The export finds no augmentation.
+	if _, err := LoadFinal(c); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadFinal: %v", err)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig, _ := os.ReadFile(filepath.Join(c.Dir, build.TestPatch))
-	if !bytes.Equal(f.TestPatch, orig) || len(f.Added) != 0 || !reflect.DeepEqual(f.Sections, calcMap) || len(f.FailToPass) != 2 {
-		t.Errorf("final %+v", f)
-	}
-	// A rebuilt task with another F2P list makes the report stale.
-	rec, err := build.LoadRecord(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.Report.FailToPass = rec.Report.FailToPass[:1]
-	if err := workspace.WriteJSON(filepath.Join(c.Dir, build.RecordFile), rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadFinal(c); !errors.Is(err, ErrStale) || err.Error() != "candidate calc-cep-0001: the augment report is older than the task's build; run lolbench augment calc-cep-0001" {
-		t.Errorf("stale: %v", err)
-	}
+	return string(data)
 }
 
 // TestSkipReasons: each loop says why it does not run.
@@ -101,7 +80,15 @@ func TestSkipReasons(t *testing.T) {
 		stage   Stage
 		want    []string
 	}{
-		{"coverage above the threshold", nil, Stage{Threshold: 10},
+		// Above the threshold, and no untested section left whose lines
+		// the loop could target first.
+		{"coverage above the threshold", func(c *pipeline.Candidate) {
+			m := sectionmap.Compute("mutate", sectionmap.Input{Tests: []string{calcPkg + "TestClamp"}, Sections: []mapping.TaskSection{{ID: "1.2.1"}},
+				Rows: map[string]sectionmap.Rows{calcPkg + "TestClamp": {Named: map[string]int{"1.2.1": 1}}}})
+			if err := sectionmap.Save(c, m, false); err != nil {
+				t.Fatal(err)
+			}
+		}, Stage{Threshold: 10},
 			[]string{"", "F2P ∪ P2P covers 18.5% of the reference solution's executable added lines, not below 10%"}},
 		{"no mutate outputs", func(c *pipeline.Candidate) {
 			os.RemoveAll(filepath.Join(c.Dir, mutation.Dir))
@@ -191,5 +178,27 @@ func TestParseLoops(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q: %v %v", tc.in, got, err)
 		}
+	}
+}
+
+// TestCoverageLoopTargetsUntested: above the coverage threshold, the
+// coverage loop still runs when an untested section owns uncovered lines
+// (the build's map leaves 1.2.3, Describe, untested, and no test runs
+// it), and its spans come first.
+func TestCoverageLoopTargetsUntested(t *testing.T) {
+	ws, c := calcCopy(t)
+	tk, err := loadTask(context.Background(), &pipeline.Env{Workspace: ws, Getenv: os.Getenv}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &augmenter{s: &Stage{Threshold: 10, Loops: []string{LoopCoverage}}, t: tk, rep: &Report{}}
+	if run := a.plan(); !reflect.DeepEqual(run, []string{LoopCoverage}) {
+		t.Fatalf("loops %v: %+v", run, a.rep.Loops)
+	}
+	// Describe (1.2.3) and the bound check (1.2.2); not ClampAll's span
+	// nor line 22, which 1.2.1 owns.
+	want := []coverage.Span{{File: "calc/describe.go", Start: 7, End: 22, Lines: 12}, {File: "calc/calc.go", Start: 15, End: 15, Lines: 1}}
+	if got := tk.untestedSpans(); !reflect.DeepEqual(got, want) {
+		t.Errorf("untested spans %+v", got)
 	}
 }

@@ -408,16 +408,18 @@ func (t *task) untested(section string) bool {
 	return t.smap != nil && section != "" && slices.Contains(t.smap.Untested, section)
 }
 
-// untestedSpans are the uncovered spans whose lines an untested section
-// owns, in the coverage measurement's order (largest first).
+// untestedSpans are the uncovered spans with an executable line that an
+// untested section owns, in the coverage measurement's order (largest
+// first).
 func (t *task) untestedSpans() []coverage.Span {
 	if t.cov == nil || t.owners == nil {
 		return nil
 	}
+	target := t.cov.Target.Lines()
 	var out []coverage.Span
 	for _, sp := range t.cov.Uncovered {
 		for l := sp.Start; l <= sp.End; l++ {
-			if t.untested(t.owners.Added(sp.File, l)) {
+			if target.Has(sp.File, l) && t.untested(t.owners.Added(sp.File, l)) {
 				out = append(out, sp)
 				break
 			}

@@ -3,6 +3,7 @@ package augment
 import (
 	"bytes"
 	"context"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func TestSummaryTable(t *testing.T) {
 	reps := []*Report{
 		{OriginalF2P: []string{"a", "b"}, FailToPass: []string{"a", "b", "c", "d"}, AddedBy: map[string]int{LoopMutation: 1, LoopCoverage: 1},
 			Mutants:  MutantStats{Available: true, SurvivedP2P: 10, KilledOriginal: 6, KilledOverall: 9},
-			Coverage: CovStats{Available: true, F2POriginal: 40, F2POverall: 80}, Map: &SectionMap{Broad: []string{"a"}}},
+			Coverage: CovStats{Available: true, F2POriginal: 40, F2POverall: 80}, Map: &sectionmap.Map{Broad: []string{"a"}}},
 		{OriginalF2P: []string{"x"}, FailToPass: []string{"x"}, AddedBy: map[string]int{},
 			Mutants:  MutantStats{Available: true, SurvivedP2P: 5, KilledOriginal: 5, KilledOverall: 5},
 			Coverage: CovStats{Available: true, F2POriginal: 90, F2POverall: 90}},

@@ -13,7 +13,9 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
 )
@@ -46,11 +48,18 @@ func builtWorkspace(t *testing.T) *pipeline.Env {
 	rec := build.Record{ID: "p-pep-0009", Project: "p", Repo: "o/p", BaseCommit: "b", HeadCommit: "h",
 		CreatedAt: time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC), Version: "b-12345678",
 		Recipe:   recipe.Recipe{Image: "golang:1.22", Test: recipe.Test{Command: "go test -json {tests}", Format: "go-json"}},
-		Sections: []build.Section{{ID: "1", Title: "Nine"}}, F2PSections: map[string][]string{"m.TestA": {"1"}}, Implementable: []string{"1", "2"},
+		Sections: []build.Section{{ID: "1", Title: "Nine"}},
 		Report: &sandbox.Report{Command: "go test -json ./...", Classification: sandbox.Classification{
 			FailToPass: []string{"m.TestA"}, PassToPass: []string{"m.TestB", "m.TestC"}}},
 		Task: "task"}
 	workspace.WriteJSON(filepath.Join(c.Dir, build.RecordFile), rec)
+	// Section 2 has no test: the task is not ready.
+	smap := sectionmap.Compute("build", sectionmap.Input{Tests: []string{"m.TestA"},
+		Sections: []mapping.TaskSection{{ID: "1", Title: "Nine"}, {ID: "2", Title: "Two"}},
+		Rows:     map[string]sectionmap.Rows{"m.TestA": {Named: map[string]int{"1": 1}}}})
+	if err := sectionmap.Save(c, smap, true); err != nil {
+		t.Fatal(err)
+	}
 	os.MkdirAll(filepath.Join(c.Dir, "task", "tests"), 0o755)
 	os.WriteFile(filepath.Join(c.Dir, "task", "task.toml"), []byte("version = '1.0'\n"), 0o644)
 	os.WriteFile(filepath.Join(c.Dir, "task", "tests", "test.sh"), []byte("#!/bin/sh\n"), 0o755)
@@ -61,11 +70,23 @@ func builtWorkspace(t *testing.T) *pipeline.Env {
 
 func TestExportSWEBench(t *testing.T) {
 	env := builtWorkspace(t)
+	// A task whose reference solution leaves a section untested is not
+	// ready: skipped, with the reason and the flag that includes it.
 	st := &Stage{Format: SWEBench}
 	if err := st.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
-	wantSkipped := map[string]string{"p-pep-0010": "build rejected: no fail-to-pass test: x", "p-pep-0011": "not built; run lolbench build"}
+	wantSkipped := map[string]string{"p-pep-0010": "build rejected: no fail-to-pass test: x", "p-pep-0011": "not built; run lolbench build",
+		"p-pep-0009": "not ready: the reference solution completes 1/2 sections: untested 2; export it with --include-unreviewed"}
+	if st.Exported != nil || !reflect.DeepEqual(st.Skipped, wantSkipped) {
+		t.Fatalf("exported %v, skipped %v", st.Exported, st.Skipped)
+	}
+	// Included, it is marked with its untested sections.
+	st = &Stage{Format: SWEBench, IncludeUnreviewed: true}
+	if err := st.Run(context.Background(), env); err != nil {
+		t.Fatal(err)
+	}
+	delete(wantSkipped, "p-pep-0009")
 	if !reflect.DeepEqual(st.Exported, []string{"p-pep-0009"}) || !reflect.DeepEqual(st.Skipped, wantSkipped) {
 		t.Fatalf("exported %v, skipped %v", st.Exported, st.Skipped)
 	}
@@ -76,7 +97,7 @@ func TestExportSWEBench(t *testing.T) {
 	want := `{"instance_id":"p-pep-0009","repo":"o/p","base_commit":"b","patch":"diff --git a/x b/x\n","test_patch":"diff --git a/x_test b/x_test\n",` +
 		`"problem_statement":"# Nine\n\nText.\n","hints_text":"","FAIL_TO_PASS":["m.TestA"],"PASS_TO_PASS":["m.TestB","m.TestC"],` +
 		`"created_at":"2026-02-03T04:05:06Z","version":"b-12345678","environment_setup_commit":"b","ep_id":"PEP 9","ep_title":"Nine","pr_number":9,` +
-		`"language":"Go","domain":"databases","sections":[{"id":"1","title":"Nine"}],"f2p_sections":{"m.TestA":["1"]},"implementable_sections":["1","2"],` +
+		`"language":"Go","domain":"databases","sections":[{"id":"1","title":"Nine"}],"f2p_sections":{"m.TestA":["1"]},"implementable_sections":["1","2"],"untested_sections":["2"],` +
 		`"test_command":"go test -json ./...","test_format":"go-json","test_infra_reset":{"categories":["test","test-data","vendor"],"globs":["*.pth",".babelrc",".cargo/config",".cargo/config.toml",".mocharc*",".mvn/jvm.config",".mvn/maven.config",".mvn/wrapper/*",".pytest.ini","babel.config.*","conftest.py","go.mod[replace]","go.work","go.work.sum","gradle/wrapper/*","gradlew","jest.config.*","jest.setup.*","junit-platform.properties","karma.conf.*","mvnw","pyproject.toml[tool.pytest]","pytest.ini","rust-toolchain","rust-toolchain.toml","setup.cfg[tool:pytest]","sitecustomize.py","tox.ini[pytest]","usercustomize.py","vitest.config.*","vitest.setup.*","vitest.workspace.*"]}}` + "\n"
 	if string(data) != want {
 		t.Fatalf("got\n%s\nwant\n%s", data, want)
@@ -99,7 +120,7 @@ func TestExportSWEBench(t *testing.T) {
 func TestExportHarbor(t *testing.T) {
 	env := builtWorkspace(t)
 	out := t.TempDir()
-	st := &Stage{Format: Harbor, Out: out}
+	st := &Stage{Format: Harbor, Out: out, IncludeUnreviewed: true}
 	if err := st.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}

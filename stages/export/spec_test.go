@@ -57,11 +57,11 @@ func section(t *testing.T, env *pipeline.Env, c *pipeline.Candidate) string {
 func TestExportHarborSpec(t *testing.T) {
 	env, c := builtTinykv(t)
 	out := t.TempDir()
-	plain := &Stage{Format: Harbor, Out: out}
+	plain := &Stage{Format: Harbor, Out: out, IncludeUnreviewed: true}
 	if err := plain.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
-	st := &Stage{Format: Harbor, Variant: Spec, Out: out}
+	st := &Stage{Format: Harbor, Variant: Spec, Out: out, IncludeUnreviewed: true}
 	if err := st.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestExportSWEBenchSpec(t *testing.T) {
 	out := t.TempDir()
 	lines := map[string]map[string]any{}
 	for _, v := range []string{"", Spec} {
-		st := &Stage{Format: SWEBench, Variant: v, Out: out}
+		st := &Stage{Format: SWEBench, Variant: v, Out: out, IncludeUnreviewed: true}
 		if err := st.Run(context.Background(), env); err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestExportSWEBenchSpec(t *testing.T) {
 // with the reason, like one that was not built.
 func TestExportSpecSkips(t *testing.T) {
 	env := builtWorkspace(t)
-	st := &Stage{Format: SWEBench, Variant: Spec, Out: t.TempDir()}
+	st := &Stage{Format: SWEBench, Variant: Spec, Out: t.TempDir(), IncludeUnreviewed: true}
 	if err := st.Run(context.Background(), env); err != nil {
 		t.Fatal(err)
 	}

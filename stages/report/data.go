@@ -19,8 +19,8 @@ import (
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
-	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/rules"
 	"github.com/lolbench/lolbench/stages/audit"
@@ -243,8 +243,8 @@ type buildView struct {
 }
 
 type enhancementView struct {
-	Err string
-	E   *Enhancement
+	Err          string
+	E            *Enhancement
 	MutantNote   Note
 	CoverageNote Note
 	SectionsNote Note

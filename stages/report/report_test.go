@@ -13,8 +13,10 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/prompts"
 	"github.com/lolbench/lolbench/rules"
@@ -226,8 +228,14 @@ func TestLaterStages(t *testing.T) {
 	q := *rrep.Q
 	writeJSON(t, filepath.Join(c.Dir, pipeline.ReviewFile), &review.Record{Candidate: goodID, Decision: review.Accepted,
 		Note: "reads well", Reviewer: "ada", Q: &q, MappingSHA256: sha, ReviewedAt: fixedTime})
+	// The build's test-to-section map, from the mapping's rows.
+	if err := sectionmap.Save(c, sectionmap.Compute("build", sectionmap.Input{
+		Tests:    []string{"example/greet.TestGreetInFallsBack", "example/greet.TestLookup"},
+		Sections: []mapping.TaskSection{{ID: "2.1", Title: "Greeting API"}, {ID: "2.2", Title: "Locale table"}},
+		Rows:     map[string]sectionmap.Rows{"example/greet.TestGreetInFallsBack": {Named: map[string]int{"2.1": 1}}}}), true); err != nil {
+		t.Fatal(err)
+	}
 	rec := &build.Record{ID: goodID, Version: "env-1", Task: build.TaskDir,
-		F2PSections: map[string][]string{"example/greet.TestGreetInFallsBack": {"2.1"}},
 		Report: &sandbox.Report{Runs: 3, Command: "go test -json ./...", Classification: sandbox.Classification{
 			FailToPass: []string{"example/greet.TestGreetInFallsBack", "example/greet.TestLookup"},
 			PassToPass: []string{"example/greet.TestGreet"},
@@ -267,8 +275,13 @@ func TestLaterStages(t *testing.T) {
 		`<details id="f2p" open><summary>FAIL_TO_PASS: 2</summary><ul class="tests"><li><code>example/greet.TestGreetInFallsBack</code></li><li><code>example/greet.TestLookup</code></li></ul>`,
 		`<details id="p2p"><summary>PASS_TO_PASS: 1</summary>`,
 		`<summary>1 flaky (excluded)</summary>`,
-		// test-to-section map from the build record
-		`<tr><td><code>example/greet.TestGreetInFallsBack</code></td><td><a href="#sec-2.1">2.1</a></td></tr>`,
+		// the build's test-to-section map, with its evidence
+		`<p class="muted">Written by <code>build</code> from mapping rows (<code>sections.json</code>); the task is graded by it.`,
+		`<p>The reference solution completes <b>1/2</b> task sections.</p>`,
+		`<p class="note failed">Not ready: 1 untested section (no FAIL_TO_PASS test asserts it, so even the reference solution does not complete it).`,
+		`<tr><td><a href="#sec-2.2">2.2</a> Locale table</td><td class="num">0</td><td>no mapping row names a FAIL_TO_PASS test for it, nor its test file&#39;s PR File Summary row</td></tr>`,
+		`<tr><td><code>example/greet.TestGreetInFallsBack</code></td><td><a href="#sec-2.1">2.1</a></td><td>row of block 1</td></tr>`,
+		`Possibly overly broad (no section): 1 test: <code>example/greet.TestLookup</code>`,
 		"<section id=\"mutants\">\n<h2>Mutants</h2>"+`<p class="note absent">not run yet</p>`,
 	)
 	if rrep.Computation == "" || !strings.Contains(rrep.Computation, "→ 8.2") {
@@ -320,12 +333,21 @@ func writePhase4(t *testing.T, c *pipeline.Candidate) {
 		coverage.NewSuite(coverage.P2P, []string{}, target, coverage.Lines{}),
 	}, Uncovered: []coverage.Span{{File: "locale.go", Start: 6, End: 7, Lines: 2}}}
 	writeJSON(t, filepath.Join(c.Dir, coverage.ResultFile), cov)
-	writeJSON(t, filepath.Join(c.Dir, TestSectionsFile), map[string]any{
-		"f2p_sections":          map[string][]string{"TestLookup": {"2.2", "3"}},
-		"evidence":              []any{},
-		"possibly_overly_broad": []string{"TestGreetInFallsBack"},
-		"untested_sections":     []string{"4"},
-	})
+	// mutate's map replaces the build's, and grades otherwise.
+	if err := sectionmap.Save(c, sectionmap.Compute("build", sectionmap.Input{Tests: []string{"TestLookup"},
+		Sections: []mapping.TaskSection{{ID: "2.1"}, {ID: "2.2"}},
+		Rows:     map[string]sectionmap.Rows{"TestLookup": {Named: map[string]int{"2.2": 2}}}}), true); err != nil {
+		t.Fatal(err)
+	}
+	if err := sectionmap.Save(c, sectionmap.Compute("mutate", sectionmap.Input{
+		Tests:    []string{"TestLookup", "TestGreetInFallsBack"},
+		Sections: []mapping.TaskSection{{ID: "2.1", Title: "Greeting API"}, {ID: "2.2", Title: "Locale table"}, {ID: "4", Title: "Four"}},
+		Reverts:  map[string]string{"revert-2.2": "2.2"},
+		Judged:   map[string]bool{"TestLookup": true, "TestGreetInFallsBack": true},
+		Kills:    map[string][]string{"TestLookup": {"revert-2.2", "llm-semantic-mutation-2.2"}},
+	}), false); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestEnhancementHook checks issue 7's files: Table 8, the mutants with
@@ -361,10 +383,12 @@ func TestEnhancementHook(t *testing.T) {
 		`<tr><td>F2P</td><td class="num">2</td><td class="num">6</td><td class="num">10</td><td class="num">60.0%</td></tr>`,
 		`<tr><td>P2P</td><td class="num">0</td><td class="num">0</td><td class="num">10</td><td class="num">0.0%</td></tr>`,
 		`<li><code>locale.go</code> lines 6–7 (2 executable)</li>`,
-		`<p class="muted">From <code>augment/test_sections.json</code>.</p>`,
-		`<tr><td><code>TestLookup</code></td><td><a href="#sec-2.2">2.2</a>, <a href="#sec-3">3</a></td></tr>`,
-		`Possibly overly broad (no section): <code>TestGreetInFallsBack</code>`,
-		`Sections no F2P test asserts: <a href="#sec-4">4</a>`,
+		`<p class="muted">Written by <code>mutate</code> from kill matrix (<code>sections.json</code>)`,
+		`<p>The reference solution completes <b>1/3</b> task sections; 1/2 under the map build wrote before.</p>`,
+		`<p class="note failed">Not ready: 2 untested sections (no FAIL_TO_PASS test asserts them, so even the reference solution does not complete them).`,
+		`<tr><td><code>TestLookup</code></td><td><a href="#sec-2.2">2.2</a></td><td>killed revert-2.2</td></tr>`,
+		`<tr><td><a href="#sec-4">4</a> Four</td><td class="num">0</td><td>no revert of it was scored, no test can be seen to run its lines, and no mapping row names a FAIL_TO_PASS test for it</td></tr>`,
+		`Possibly overly broad (no section): 1 test: <code>TestGreetInFallsBack</code>`,
 	)
 	// A damaged file is reported on the page; the report still works.
 	if err := os.WriteFile(filepath.Join(c.Dir, coverage.ResultFile), []byte("{"), 0o644); err != nil {
@@ -452,9 +476,11 @@ func TestHostile(t *testing.T) {
 		Findings: []audit.Finding{{Message: close}}, Verdict: svg, VerdictReason: script,
 		Links: []audit.Link{{URL: "javascript:alert(3)", Note: img, Essential: true}}}}})
 	writeJSON(t, filepath.Join(c.Dir, build.RecordFile), &build.Record{Rejected: script, Report: &sandbox.Report{Command: img,
-		Classification: sandbox.Classification{FailToPass: []string{svg}, PassToPass: []string{close}}},
-		F2PSections: map[string][]string{script: {`"><script>`}}})
-	writeJSON(t, filepath.Join(c.Dir, TestSectionsFile), &TestSectionMap{Tests: map[string][]string{svg: {`"><script>`}}, Broad: []string{script}, Untested: []string{close}})
+		Classification: sandbox.Classification{FailToPass: []string{svg}, PassToPass: []string{close}}}})
+	writeJSON(t, filepath.Join(c.Dir, sectionmap.File), &sectionmap.Map{Stage: script, Sources: []string{img},
+		Tests:    []sectionmap.Test{{Test: svg, Sections: []string{`"><script>`}, Evidence: []string{close}}},
+		Sections: []sectionmap.Section{{ID: `"><script>`, Title: img, Tests: []string{svg}, Untested: script}},
+		Broad:    []string{script}, Untested: []string{close}, Previous: &sectionmap.Previous{Stage: svg}})
 	mu := &mutation.Mutant{ID: "m1", Method: mutation.Method(img), Operator: svg, Section: close, Requirement: script,
 		Scenario: close, Status: mutation.Status(script), Drop: mutation.Drop(img), Reason: svg, KilledBy: []string{script}, Files: []string{img}}
 	matrix := mutation.NewMatrix([]string{script})

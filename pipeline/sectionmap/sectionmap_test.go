@@ -1,0 +1,397 @@
+package sectionmap_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/lolbench/lolbench/internal/testrepo"
+	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+	"github.com/lolbench/lolbench/pipeline/workspace"
+)
+
+// TestComputeOrder: each section takes the strongest evidence that can see
+// it. A has a revert mutant (kills decide, and decide both ways), B owns
+// lines coverage sees (reach decides), C owns only setup lines and has no
+// revert (the rows decide), D's revert survives every test (untested).
+func TestComputeOrder(t *testing.T) {
+	in := sectionmap.Input{
+		Tests: []string{"t1", "t2", "t3", "t4", "t5"},
+		Sections: []mapping.TaskSection{{ID: "A", Title: "Alpha"}, {ID: "B", Title: "Beta"},
+			{ID: "C", Title: "Gamma"}, {ID: "D", Title: "Delta"}},
+		Rows: map[string]sectionmap.Rows{
+			// Named under A, but it survives A's revert: not A.
+			"t2": {Named: map[string]int{"A": 1}, File: []string{"A", "C"}, FilePath: "x_test"},
+			"t3": {Named: map[string]int{"C": 3}, File: []string{"A", "C"}, FilePath: "x_test"},
+			"t4": {File: []string{"A", "C"}, FilePath: "x_test"},
+		},
+		Reverts: map[string]string{"revert-a": "A", "revert-a-stub": "A", "revert-d": "D"},
+		Judged:  map[string]bool{"t1": true, "t2": true, "t4": true, "t5": true},
+		Kills:   map[string][]string{"t1": {"revert-a-stub", "op-1"}, "t4": {"revert-a"}},
+		Covered: map[string]coverage.Lines{
+			"t1": {"b.py": {3, 4}},
+			"t2": {},
+			"t4": {"b.py": {9}},
+			"t5": {"b.py": {4}},
+		},
+		Owned: map[string]coverage.Lines{"B": {"b.py": {3, 4}}},
+	}
+	got := sectionmap.Compute("mutate", in)
+	want := &sectionmap.Map{
+		Stage:   "mutate",
+		Sources: []string{sectionmap.SourceRows, sectionmap.SourceKills, sectionmap.SourceCoverage},
+		Tests: []sectionmap.Test{
+			{Test: "t1", Sections: []string{"A", "B"}, Evidence: []string{"killed revert-a-stub", "reached B's lines (2 lines)"}},
+			{Test: "t2", Sections: []string{}, Evidence: []string{}},
+			// Judged on no revert and without coverage: the rows decide
+			// every section, and they name C alone.
+			{Test: "t3", Sections: []string{"C"}, Evidence: []string{"row of block 3"}},
+			{Test: "t4", Sections: []string{"A", "C"}, Evidence: []string{"killed revert-a", "file row of x_test"}},
+			{Test: "t5", Sections: []string{"B"}, Evidence: []string{"reached B's lines (1 line)"}},
+		},
+		Sections: []sectionmap.Section{
+			{ID: "A", Title: "Alpha", Tests: []string{"t1", "t4"}},
+			{ID: "B", Title: "Beta", Tests: []string{"t1", "t5"}},
+			{ID: "C", Title: "Gamma", Tests: []string{"t3", "t4"}},
+			{ID: "D", Title: "Delta", Tests: []string{}, Untested: "no FAIL_TO_PASS test fails on its revert (revert-d)"},
+		},
+		Untested:  []string{"D"},
+		Broad:     []string{"t2"},
+		Reference: sectionmap.Figures{Completed: 3, Total: 4},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("map:\n got %+v\nwant %+v", got, want)
+	}
+	if got.Ready() || got.NotReady() != "the reference solution completes 3/4 sections: untested D" {
+		t.Errorf("ready %v, %q", got.Ready(), got.NotReady())
+	}
+	wantF2P := map[string][]string{"t1": {"A", "B"}, "t3": {"C"}, "t4": {"A", "C"}, "t5": {"B"}}
+	if f := got.F2PSections(); !reflect.DeepEqual(f, wantF2P) {
+		t.Errorf("F2PSections %v", f)
+	}
+	if s := got.Summary(); s != "4 task sections, the reference solution completes 3/4; untested: D (no FAIL_TO_PASS test fails on its revert (revert-d))" {
+		t.Errorf("summary %q", s)
+	}
+}
+
+// licensing is the testdata/licensing fixture: a Python module shaped
+// like PEP 639's change to pypa/packaging. Section 1 owns the module's
+// license table (file-level lines, one of them run at import) and
+// canonicalize; section 2 owns RawMetadata's body, a TypedDict whose new
+// fields run only at class-definition time and are no statements; 2.1 the
+// parser's change, 2.2 license_files, 3 dump, which no test runs.
+type licensing struct {
+	repo       *diff.Repo
+	base, head string
+	mapping    *mapping.Mapping
+	owners     *mutation.Owners
+	cov        *coverage.Result
+	set        *mutation.Set
+}
+
+const (
+	tCanon = "tests/test_licenses.py::test_canonicalize"
+	tExpr  = "tests/test_metadata.py::TestParse::test_expression"
+	tField = "tests/test_metadata.py::TestParse::test_fields[license_files]"
+	tSmoke = "tests/test_smoke.py::test_smoke"
+)
+
+var licensingTests = []string{tCanon, tExpr, tField, tSmoke}
+
+func newLicensing(t *testing.T) *licensing {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := testrepo.Build(dir,
+		testrepo.Step{Overlay: filepath.Join("testdata", "licensing", "base"), Tag: "base"},
+		testrepo.Step{Overlay: filepath.Join("testdata", "licensing", "pr"), Tag: "head"}); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &licensing{repo: repo}
+	if l.base, err = repo.Resolve("base"); err != nil {
+		t.Fatal(err)
+	}
+	if l.head, err = repo.Resolve("head"); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(ctx, l.base, l.head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes, err := syntax.Resolve(ctx, dir, ch, syntax.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const src = "src/pkg/metadata.py"
+	row := func(class, fn string) mapping.CodeRow { return mapping.CodeRow{Path: src, Class: class, Function: fn} }
+	test := func(path, class, fn string) mapping.CodeRow { return mapping.CodeRow{Path: path, Class: class, Function: fn} }
+	l.mapping = &mapping.Mapping{
+		SCS: mapping.Table[mapping.SCSRow]{Rows: []mapping.SCSRow{
+			{Section: "1", Title: "License expressions", Implementable: "yes", Category: "implementation", Mapped: "yes"},
+			{Section: "2", Title: "Core metadata", Implementable: "yes", Category: "implementation", Mapped: "yes"},
+			{Section: "2.1", Title: "License-Expression", Implementable: "yes", Category: "implementation", Mapped: "yes"},
+			{Section: "2.2", Title: "License-File", Implementable: "yes", Category: "implementation", Mapped: "yes"},
+			{Section: "3", Title: "Writing metadata", Implementable: "yes", Category: "implementation", Mapped: "yes"},
+			{Section: "4", Title: "Test plan", Implementable: "yes", Category: "evaluation", Mapped: "yes"},
+			{Section: "5", Title: "Build back-ends", Implementable: "yes", Category: "implementation", Mapped: "no"},
+		}},
+		PFS: mapping.Table[mapping.PFSRow]{Rows: []mapping.PFSRow{
+			{Path: src, DirectSections: "1, 2, 2.1, 2.2, 3", AssociatedSections: "-"},
+			{Path: "tests/test_licenses.py", DirectSections: "4", AssociatedSections: "1"},
+			{Path: "tests/test_metadata.py", DirectSections: "4", AssociatedSections: "2, 2.1, 2.2"},
+		}},
+		Blocks: []mapping.Block{
+			{Number: 1, Section: "1", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{row("-", "-"), row("-", "canonicalize")}},
+				Associated: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{test("tests/test_licenses.py", "-", "test_canonicalize")}}},
+			{Number: 2, Section: "2", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{row("RawMetadata", "-")}}},
+			// The curator names the parser test under 2.1 only (rule 28
+			// gives a row one block), though it asserts 1 and 2 too.
+			{Number: 3, Section: "2.1", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{row("-", "parse")}},
+				Associated: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{test("tests/test_metadata.py", "TestParse", "test_expression")}}},
+			{Number: 4, Section: "2.2", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{row("-", "license_files")}}},
+			{Number: 5, Section: "3", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{row("-", "dump")}}},
+		},
+	}
+	l.owners = mutation.NewOwners(l.mapping, scopes)
+	sol, err := mutation.LoadSolution(ctx, repo, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := coverage.NewTarget(ctx, sol.Sources())
+	// What coverage.py records: the module's and the class body's
+	// statements run at import, outside every test (setup); each test's
+	// own lines as listed.
+	l.cov = &coverage.Result{PerTest: true, Target: *target,
+		Setup: coverage.Lines{src: {3, 7, 14, 15}},
+		Tests: map[string]coverage.Lines{
+			tCanon: {src: {19, 20, 22}},
+			tExpr:  {src: {19, 20, 22, 30, 31}},
+			tField: {src: {30, 36, 37}},
+			tSmoke: {},
+		}}
+	// The kill matrix by hand: the class body's revert drops the new
+	// fields, so parse filters them out; license_files' revert is killed
+	// by the parametrized test only; dump's revert survives (no test).
+	mu := func(id, section string) *mutation.Mutant {
+		return &mutation.Mutant{ID: id, Method: mutation.MappedRevert, Section: section, Status: mutation.Killed}
+	}
+	muts := []*mutation.Mutant{mu("revert-1", "1"), mu("revert-2", "2"), mu("revert-2.1", "2.1"), mu("revert-2.2", "2.2"), mu("revert-3", "3"),
+		{ID: "op-negate-001", Method: mutation.SyntaxOperator, Section: "2.1", Status: mutation.Killed}}
+	muts[4].Status = mutation.Survived
+	matrix := mutation.NewMatrix(licensingTests)
+	kills := map[string][]string{
+		"revert-1":      {tCanon, tExpr},
+		"revert-2":      {tExpr, tField},
+		"revert-2.1":    {tExpr},
+		"revert-2.2":    {tField},
+		"revert-3":      nil,
+		"op-negate-001": {tExpr},
+	}
+	for _, m := range muts {
+		out := map[string]mutation.Outcome{}
+		for _, tt := range licensingTests {
+			out[tt] = mutation.OutcomePassed
+		}
+		for _, tt := range kills[m.ID] {
+			out[tt] = mutation.OutcomeKilled
+		}
+		matrix.Add(m, out)
+	}
+	l.set = &mutation.Set{Mutants: muts, Matrix: matrix}
+	return l
+}
+
+func (l *licensing) input(t *testing.T) sectionmap.Input {
+	t.Helper()
+	files := []string{"tests/test_licenses.py", "tests/test_metadata.py", "tests/test_smoke.py"}
+	return sectionmap.Input{Tests: licensingTests, Sections: l.mapping.TaskSections(),
+		Rows: sectionmap.RowsOf(l.repo, l.head, l.mapping, "pytest-ra", files, licensingTests)}
+}
+
+// TestLicensingRows: the build's map, from the rows alone. The parser
+// test gets the one block that names it; the parametrized test, which no
+// row names, every section of its file's summary row; the smoke test,
+// whose file no row gives, none.
+func TestLicensingRows(t *testing.T) {
+	l := newLicensing(t)
+	got := sectionmap.Compute("build", l.input(t))
+	wantTests := []sectionmap.Test{
+		{Test: tCanon, Sections: []string{"1"}, Evidence: []string{"row of block 1"}},
+		{Test: tExpr, Sections: []string{"2.1"}, Evidence: []string{"row of block 3"}},
+		{Test: tField, Sections: []string{"2", "2.1", "2.2"}, Evidence: []string{"file row of tests/test_metadata.py", "file row of tests/test_metadata.py", "file row of tests/test_metadata.py"}},
+		{Test: tSmoke, Sections: []string{}, Evidence: []string{}},
+	}
+	if !reflect.DeepEqual(got.Tests, wantTests) {
+		t.Errorf("tests:\n got %+v\nwant %+v", got.Tests, wantTests)
+	}
+	// The test plan (evaluation) and the unmapped section 5 are not task
+	// sections: the reference solution could complete neither.
+	if ids := got.SectionIDs(); !reflect.DeepEqual(ids, []string{"1", "2", "2.1", "2.2", "3"}) {
+		t.Errorf("sections %v", ids)
+	}
+	if !reflect.DeepEqual(got.Untested, []string{"3"}) || got.Reference != (sectionmap.Figures{Completed: 4, Total: 5}) ||
+		!reflect.DeepEqual(got.Broad, []string{tSmoke}) || !reflect.DeepEqual(got.Sources, []string{sectionmap.SourceRows}) {
+		t.Errorf("untested %v, reference %v, broad %v, sources %v", got.Untested, got.Reference, got.Broad, got.Sources)
+	}
+	if got.Sections[4].Untested != "no mapping row names a FAIL_TO_PASS test for it, nor its test file's PR File Summary row" {
+		t.Errorf("why: %q", got.Sections[4].Untested)
+	}
+}
+
+// TestLicensingKills: mutate's map. Killing a revert is enough, whatever
+// coverage says: no test "reaches" RawMetadata's body or the license
+// table, yet the parser tests kill their reverts. The parser test kills
+// three sections' reverts and belongs to all three; the test no row names
+// gets exactly the section whose revert it kills.
+func TestLicensingKills(t *testing.T) {
+	l := newLicensing(t)
+	in := l.input(t)
+	in.AddMutants(l.set, l.cov, l.owners)
+	// Owned: canonicalize's statements for 1 (the table's lines 3 and 7
+	// run at import); RawMetadata's new fields run at class definition, so
+	// 2 owns no line a test can be seen to run.
+	const src = "src/pkg/metadata.py"
+	wantOwned := map[string]coverage.Lines{
+		"1": {src: {19, 20, 21, 22}}, "2.1": {src: {30, 31}}, "2.2": {src: {36, 37}}, "3": {src: {41}},
+	}
+	if !reflect.DeepEqual(in.Owned, wantOwned) {
+		t.Errorf("owned:\n got %v\nwant %v", in.Owned, wantOwned)
+	}
+	got := sectionmap.Compute("mutate", in)
+	wantTests := []sectionmap.Test{
+		{Test: tCanon, Sections: []string{"1"}, Evidence: []string{"killed revert-1"}},
+		{Test: tExpr, Sections: []string{"1", "2", "2.1"}, Evidence: []string{"killed revert-1", "killed revert-2", "killed revert-2.1"}},
+		{Test: tField, Sections: []string{"2", "2.2"}, Evidence: []string{"killed revert-2", "killed revert-2.2"}},
+		{Test: tSmoke, Sections: []string{}, Evidence: []string{}},
+	}
+	if !reflect.DeepEqual(got.Tests, wantTests) {
+		t.Errorf("tests:\n got %+v\nwant %+v", got.Tests, wantTests)
+	}
+	if !reflect.DeepEqual(got.Untested, []string{"3"}) || got.Sections[4].Untested != "no FAIL_TO_PASS test fails on its revert (revert-3)" {
+		t.Errorf("untested %v: %q", got.Untested, got.Sections[4].Untested)
+	}
+
+	// Without a revert of 3 (dropped), coverage decides: dump's line is
+	// run by no test.
+	set := &mutation.Set{Mutants: l.set.Mutants[:4], Matrix: l.set.Matrix}
+	in = l.input(t)
+	in.AddMutants(set, l.cov, l.owners)
+	if got := sectionmap.Compute("mutate", in); got.Sections[4].Untested != "no FAIL_TO_PASS test runs the lines it owns" {
+		t.Errorf("why without a revert: %q", got.Sections[4].Untested)
+	}
+
+	// An added test, run on every mutant, that kills 3's revert.
+	in = l.input(t)
+	in.Tests = append(in.Tests, "tests/test_dump.py::test_dump")
+	in.AddMutants(l.set, l.cov, l.owners)
+	in.AddTest("tests/test_dump.py::test_dump", []string{"revert-3"}, coverage.Lines{src: {41}})
+	got = sectionmap.Compute("augment", in)
+	if last := got.Tests[len(got.Tests)-1]; !reflect.DeepEqual(last.Sections, []string{"3"}) || !got.Ready() {
+		t.Errorf("added test %+v, ready %v (%s)", last, got.Ready(), got.NotReady())
+	}
+}
+
+// TestLicensingGrades: the map graded by the verifier: the reference
+// (every F2P test passes), the empty patch (none does) and a partial
+// solution (the license table and parser, not license_files).
+func TestLicensingGrades(t *testing.T) {
+	l := newLicensing(t)
+	in := l.input(t)
+	in.AddMutants(l.set, l.cov, l.owners)
+	m := sectionmap.Compute("mutate", in)
+	cfg := grade.Config{FailToPass: licensingTests, Sections: m.F2PSections(), Implementable: m.SectionIDs()}
+	run := func(passing ...string) [2]int {
+		var res []results.Result
+		for _, tt := range licensingTests {
+			st := results.Failed
+			for _, p := range passing {
+				if p == tt {
+					st = results.Passed
+				}
+			}
+			res = append(res, results.Result{Name: tt, Status: st})
+		}
+		exit := results.Exit{Code: 1}
+		if len(passing) == len(licensingTests) {
+			exit.Code = 0
+		}
+		g := grade.Score(cfg, res, exit, nil)
+		return [2]int{g.SectionsCompleted, g.SectionsTotal}
+	}
+	for _, c := range []struct {
+		name    string
+		passing []string
+		want    [2]int
+	}{
+		{"gold", licensingTests, [2]int{4, 5}},
+		{"empty", nil, [2]int{0, 5}},
+		// 1 and 2.1 have all their tests passing; 2 needs tField too.
+		{"partial", []string{tCanon, tExpr, tSmoke}, [2]int{2, 5}},
+	} {
+		if got := run(c.passing...); got != c.want {
+			t.Errorf("%s: sections %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSaveHistory: a map that grades otherwise than the one it replaces
+// keeps that map's stage and reference figures; one that grades alike
+// keeps the older history; a fresh one (a new build) starts anew.
+func TestSaveHistory(t *testing.T) {
+	ws, err := workspace.Open(t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := pipeline.OpenCandidate(ws, "toy-tep-0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secs := []mapping.TaskSection{{ID: "1"}, {ID: "2"}}
+	rows := sectionmap.Compute("build", sectionmap.Input{Tests: []string{"a"}, Sections: secs,
+		Rows: map[string]sectionmap.Rows{"a": {Named: map[string]int{"1": 1}}}})
+	kills := sectionmap.Compute("mutate", sectionmap.Input{Tests: []string{"a"}, Sections: secs,
+		Reverts: map[string]string{"r1": "1", "r2": "2"}, Judged: map[string]bool{"a": true}, Kills: map[string][]string{"a": {"r1", "r2"}}})
+	for _, step := range []struct {
+		m     *sectionmap.Map
+		fresh bool
+		want  *sectionmap.Previous
+	}{
+		{rows, true, nil},
+		{kills, false, &sectionmap.Previous{Stage: "build", Reference: sectionmap.Figures{Completed: 1, Total: 2}}},
+		{sectionmap.Compute("augment", sectionmap.Input{Tests: []string{"a"}, Sections: secs,
+			Reverts: map[string]string{"r1": "1", "r2": "2"}, Judged: map[string]bool{"a": true}, Kills: map[string][]string{"a": {"r1", "r2"}}}),
+			false, &sectionmap.Previous{Stage: "build", Reference: sectionmap.Figures{Completed: 1, Total: 2}}},
+		{rows, true, nil},
+	} {
+		if err := sectionmap.Save(c, step.m, step.fresh); err != nil {
+			t.Fatal(err)
+		}
+		got, err := sectionmap.Load(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Previous, step.want) {
+			t.Errorf("%s: previous %+v, want %+v", step.m.Stage, got.Previous, step.want)
+		}
+	}
+	if s := kills.Summary(); s != "2 task sections, the reference solution completes 2/2 (1/2 under build's map)" {
+		t.Errorf("summary %q", s)
+	}
+}

@@ -1,0 +1,5 @@
+from pkg.metadata import canonicalize
+
+
+def test_canonicalize():
+    assert canonicalize(" MIT ") == "MIT"

@@ -1,0 +1,2 @@
+def test_smoke():
+    import pkg.metadata  # noqa: F401
