@@ -29,6 +29,9 @@ type goAdapter struct{}
 // Name implements Adapter.
 func (goAdapter) Name() string { return "go" }
 
+// Languages implements Adapter.
+func (goAdapter) Languages() []string { return []string{"Go"} }
+
 // Tool implements Adapter.
 func (goAdapter) Tool() string {
 	return "go test -c -cover -covermode=set -coverpkg=<changed packages>, one -test.coverprofile per test"

@@ -24,6 +24,9 @@ type jacocoAdapter struct{}
 // Name implements Adapter.
 func (jacocoAdapter) Name() string { return "jacoco" }
 
+// Languages implements Adapter.
+func (jacocoAdapter) Languages() []string { return []string{"Java", "Kotlin", "Scala"} }
+
 // Tool implements Adapter.
 func (jacocoAdapter) Tool() string { return "JaCoCo XML report, one run per suite" }
 

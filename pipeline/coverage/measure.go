@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +23,12 @@ type Adapter interface {
 	Name() string
 	// Tool says what runs, for reports ("go test -cover").
 	Tool() string
+	// Languages are the source languages (pipeline/lang names) whose lines
+	// the tool sees run. Lines of other languages are left out of the
+	// target: a Go test that drives a Python client runs the client's
+	// lines, but go test's coverage cannot see them, and calling them
+	// uncovered would mark their mutants as reached by no test.
+	Languages() []string
 	// Script is the part of the job script that measures plan's tests,
 	// run in the repository after the patches are applied; it writes its
 	// raw output into the folder "$cov".
@@ -99,6 +106,8 @@ type Spec struct {
 	// Suites are measured in order; the first two are normally F2P and
 	// P2P, whose union is added as Union when both are present.
 	Suites []SuiteSpec
+	// unmeasured lists the sources left out for the adapter (measured).
+	unmeasured []string
 	// Exists reports whether a slash path exists in the repository after
 	// the patches (Python uses it to turn test ids into pytest node ids);
 	// nil guesses.
@@ -117,6 +126,7 @@ type Plan struct {
 // NewPlan computes the target of a spec and collects its tests.
 func NewPlan(ctx context.Context, spec Spec) *Plan {
 	p := &Plan{Spec: spec, Target: NewTarget(ctx, spec.Sources)}
+	p.Target.Skipped = append(p.Target.Skipped, spec.unmeasured...)
 	seen := map[string]bool{}
 	for _, s := range spec.Suites {
 		for _, t := range s.Tests {
@@ -201,7 +211,7 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 	if err != nil {
 		return nil, err
 	}
-	p := NewPlan(ctx, spec)
+	p := NewPlan(ctx, measured(spec, a))
 	res := &Result{Adapter: a.Name(), Tool: a.Tool(), Target: *p.Target, Suites: []Suite{}, Uncovered: []Span{}}
 	if p.Target.Executable() == 0 {
 		res.Notes = append(res.Notes, "the reference solution adds no executable line in a supported language: nothing to measure")
@@ -311,4 +321,21 @@ func finish(res *Result, p *Plan, raw *Raw) {
 	if res.Uncovered == nil {
 		res.Uncovered = []Span{}
 	}
+}
+
+// measured is spec with only the sources the adapter can see, the others
+// listed as skipped in the target.
+func measured(spec Spec, a Adapter) Spec {
+	var keep []SourceFile
+	var skipped []string
+	for _, f := range spec.Sources {
+		if slices.Contains(a.Languages(), f.Language) {
+			keep = append(keep, f)
+		} else {
+			skipped = append(skipped, fmt.Sprintf("%s: %s lines are not seen by the %s adapter", f.Path, orUnknown(f.Language), a.Name()))
+		}
+	}
+	spec.Sources = keep
+	spec.unmeasured = skipped
+	return spec
 }

@@ -25,6 +25,9 @@ type pythonAdapter struct{}
 // Name implements Adapter.
 func (pythonAdapter) Name() string { return "python" }
 
+// Languages implements Adapter.
+func (pythonAdapter) Languages() []string { return []string{"Python"} }
+
 // Tool implements Adapter.
 func (pythonAdapter) Tool() string {
 	return "coverage.py (coverage run, dynamic_context = test_function; coverage json --show-contexts)"
