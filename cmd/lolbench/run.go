@@ -391,18 +391,39 @@ func outcomeLine(e pipeline.Event) string {
 }
 
 // printStatusTable prints, per candidate, the last stage passed, the
-// current state and the reason for a rejection or skip.
+// current state, the reference solution's Completed (SECTIONS) and the
+// reason for a rejection or skip; then each task's untested sections,
+// with why and what would give them tests.
 func printStatusTable(w io.Writer, ws *workspace.Workspace, ids []string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CANDIDATE\tLAST PASSED\tSTATE\tREASON")
+	fmt.Fprintln(tw, "CANDIDATE\tLAST PASSED\tSTATE\tSECTIONS\tREASON")
+	var untested []statusRow
 	for _, id := range ids {
 		row, err := candidateState(ws, id)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.ID, dash(row.LastPassed), row.State, row.Reason)
+		secs := "-"
+		if row.Sections != nil {
+			secs = row.Sections.Reference
+			if len(row.Sections.Untested) > 0 {
+				untested = append(untested, row)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", row.ID, dash(row.LastPassed), row.State, secs, row.Reason)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, row := range untested {
+		fmt.Fprintf(w, "\n%s: not ready: %d untested section%s (no FAIL_TO_PASS test asserts %s):\n", row.ID, len(row.Sections.Untested),
+			plural(len(row.Sections.Untested)), map[bool]string{true: "it", false: "them"}[len(row.Sections.Untested) == 1])
+		for _, u := range row.Sections.Untested {
+			fmt.Fprintf(w, "  %s: %s\n", u.ID, u.Why)
+		}
+		fmt.Fprintf(w, "  next: %s\n", row.Sections.Next)
+	}
+	return nil
 }
 
 func dash(s string) string {

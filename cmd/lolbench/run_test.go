@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -69,14 +73,44 @@ func TestStatus(t *testing.T) {
 		"build":    {Result: pipeline.Passed}, // stale: after the rejection
 	})
 	write("c-3", nil)
+	// The tasks of a-1 and d-4 leave section 2 untested; d-4's augment had
+	// no model.
+	write("d-4", map[string]*pipeline.StageStatus{"build": {Result: pipeline.Passed}, "mutate": {Result: pipeline.Passed},
+		"augment": {Result: pipeline.Skipped, Reason: llm.ErrNoEndpoint.Error() + "; untested sections it would target first: 2"}})
+	for _, id := range []string{"a-1", "d-4"} {
+		c, _ := pipeline.OpenCandidate(ws, id)
+		m := sectionmap.Compute("mutate", sectionmap.Input{Tests: []string{"T"}, Sections: []mapping.TaskSection{{ID: "1"}, {ID: "2"}},
+			Reverts: map[string]string{"revert-1": "1", "revert-2": "2"}, Judged: map[string]bool{"T": true}, Kills: map[string][]string{"T": {"revert-1"}}})
+		if err := sectionmap.Save(c, m, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out, _, code := runCLI(t, "status", "--workspace", ws.Root)
-	want := `CANDIDATE  LAST PASSED  STATE                 REASON
-a-1        build        passed                skipped: map, audit
-b-2        -            rejected at validate  3 static-rule violations (R07)
-c-3        -            new                   
+	want := `CANDIDATE  LAST PASSED  STATE                 SECTIONS  REASON
+a-1        build        passed                1/2       skipped: map, audit
+b-2        -            rejected at validate  -         3 static-rule violations (R07)
+c-3        -            new                   -         
+d-4        mutate       passed                1/2       augment skipped: no LLM endpoint configured; set LOLBENCH_LLM_BASE_URL (and LOLBENCH_LLM_MODEL, LOLBENCH_LLM_API_KEY if the endpoint needs one); untested sections it would target first: 2
+
+a-1: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
+  2: no FAIL_TO_PASS test fails on its revert (revert-2)
+  next: run lolbench mutate a-1: its kill matrix is the first evidence of which sections each test asserts
+
+d-4: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
+  2: no FAIL_TO_PASS test fails on its revert (revert-2)
+  next: augment writes tests for untested sections first, but needs an LLM endpoint: set LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL, then run lolbench augment d-4
 `
 	if code != 0 || out != want {
 		t.Fatalf("status: code %d\n%s\nwant:\n%s", code, out, want)
+	}
+	out, _, code = runCLI(t, "status", "--workspace", ws.Root, "--json")
+	var rows []statusRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != 0 || len(rows) != 4 {
+		t.Fatalf("status --json: code %d, %v\n%s", code, err, out)
+	}
+	if got := rows[3].Sections; got == nil || got.Reference != "1/2" || got.Stage != "mutate" ||
+		!reflect.DeepEqual(got.Untested, []untestedStatus{{ID: "2", Why: "no FAIL_TO_PASS test fails on its revert (revert-2)"}}) {
+		t.Errorf("status --json sections %+v", got)
 	}
 	if _, errOut, code := runCLI(t, "status", "--workspace", filepath.Join(ws.Root, "nope")); code != 2 || !strings.Contains(errOut, "does not exist") {
 		t.Fatalf("missing workspace: code %d, %s", code, errOut)

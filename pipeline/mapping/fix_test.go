@@ -107,7 +107,7 @@ func TestFixSamples(t *testing.T) {
 		name   string
 		totals mapping.Totals
 	}{
-		{"tinykv", mapping.Totals{EPSections: 14, PRFiles: 13}},
+		{"tinykv", mapping.Totals{EPSections: 14, PRFiles: 14}},
 		{"unitconv", mapping.Totals{EPSections: 14, PRFiles: 16}},
 	} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", tc.name, "mapping.md"))

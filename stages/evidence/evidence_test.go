@@ -29,7 +29,7 @@ func loadTinykv(t *testing.T, opts Options) *Evidence {
 func TestLoadTinykv(t *testing.T) {
 	ev := loadTinykv(t, Options{})
 	d := ev.Data()
-	if d.Candidate != "tinykv-tkep-0002" || len(d.EP.Sections) != 14 || len(d.PR.Files) != 13 || d.EP.Truncated {
+	if d.Candidate != "tinykv-tkep-0002" || len(d.EP.Sections) != 14 || len(d.PR.Files) != 14 || d.EP.Truncated {
 		t.Fatalf("candidate %q, %d sections, %d files, truncated %v", d.Candidate, len(d.EP.Sections), len(d.PR.Files), d.EP.Truncated)
 	}
 	for _, f := range d.PR.Files {

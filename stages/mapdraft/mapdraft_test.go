@@ -43,10 +43,10 @@ var (
 	goodMapping = mustRead("../../data/samples/tinykv/mapping.md")
 	// badMapping says block 1 has 2 direct files; its table names 1 (R07).
 	badMapping = strings.Replace(goodMapping,
-		"**Files:** 1 direct (7.7%), 1 associated (7.7%), 2 accounted (15.4%) of 13 PR files\n\n#### Direct modifications\n\n| File | Class | Function |\n|------|-------|----------|\n| `store/store.go` | - | - |",
-		"**Files:** 2 direct (15.4%), 1 associated (7.7%), 2 accounted (15.4%) of 13 PR files\n\n#### Direct modifications\n\n| File | Class | Function |\n|------|-------|----------|\n| `store/store.go` | - | - |", 1)
-	r07 = Finding{Rule: "R07 per-section-proportions", Line: 50, Where: "section 3.1",
-		Message: "the Files line of block 1 disagrees with its tables: it says 2 direct but Direct modifications name 1 file (`store/store.go`); write \"**Files:** 1 direct (7.7%), 1 associated (7.7%), 2 accounted (15.4%) of 13 PR files\""}
+		"**Files:** 1 direct (7.1%), 1 associated (7.1%), 2 accounted (14.3%) of 14 PR files\n\n#### Direct modifications\n\n| File | Class | Function |\n|------|-------|----------|\n| `store/store.go` | - | - |",
+		"**Files:** 2 direct (14.3%), 1 associated (7.1%), 2 accounted (14.3%) of 14 PR files\n\n#### Direct modifications\n\n| File | Class | Function |\n|------|-------|----------|\n| `store/store.go` | - | - |", 1)
+	r07 = Finding{Rule: "R07 per-section-proportions", Line: 51, Where: "section 3.1",
+		Message: "the Files line of block 1 disagrees with its tables: it says 2 direct but Direct modifications name 1 file (`store/store.go`); write \"**Files:** 1 direct (7.1%), 1 associated (7.1%), 2 accounted (14.3%) of 14 PR files\""}
 	unparsable = "# Mapping: tinykv-tkep-0002\n\nHere is the mapping you asked for.\n"
 )
 
@@ -114,7 +114,7 @@ func TestRegenerateUntilThePass(t *testing.T) {
 		t.Fatal("the retry does not repeat the first request and the draft")
 	}
 	want := "Your draft breaks the checks below (1 finding). This is round 2 of 3.\n\n" +
-		"- R07 per-section-proportions, artifact line 50, section 3.1: " + r07.Message + "\n\n" +
+		"- R07 per-section-proportions, artifact line 51, section 3.1: " + r07.Message + "\n\n" +
 		"Fix every finding, keep everything that was right, and check the counts, percentages and statistics again after your changes. Send the complete corrected artifact in the same form, {\"mapping\": \"...\"}, and nothing else."
 	if calls[1][3] != (llm.Message{Role: llm.RoleUser, Content: want}) {
 		t.Fatalf("retry message\n%q\nwant\n%q", calls[1][3].Content, want)

@@ -34,3 +34,15 @@ def test_power_needs_int():
 
 def test_composed_units_compare_by_value():
     assert div(lookup("m"), lookup("s")) == div(lookup("m"), lookup("s"))
+
+
+def test_composed_unit_is_a_unit():
+    import dataclasses
+
+    from unitconv.units import Unit
+
+    u = mul(lookup("m"), lookup("s"))
+    assert isinstance(u, Unit)
+    assert u.terms == (("m", 1), ("s", 1))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        u.factor = 2.0

@@ -46,3 +46,11 @@ def test_compound_dimension_error():
 
 def test_si_adds_offset():
     assert Quantity(0.0, lookup("degC")).si() == pytest.approx(273.15)
+
+
+def test_existing_units_keep_a_zero_offset():
+    import unitconv
+
+    assert unitconv.__version__ == "0.4.0"
+    for symbol in ("m", "km", "g", "s", "min", "h", "mi"):
+        assert lookup(symbol).offset == 0.0
