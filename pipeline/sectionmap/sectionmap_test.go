@@ -138,7 +138,9 @@ func newLicensing(t *testing.T) *licensing {
 	}
 	const src = "src/pkg/metadata.py"
 	row := func(class, fn string) mapping.CodeRow { return mapping.CodeRow{Path: src, Class: class, Function: fn} }
-	test := func(path, class, fn string) mapping.CodeRow { return mapping.CodeRow{Path: path, Class: class, Function: fn} }
+	test := func(path, class, fn string) mapping.CodeRow {
+		return mapping.CodeRow{Path: path, Class: class, Function: fn}
+	}
 	l.mapping = &mapping.Mapping{
 		SCS: mapping.Table[mapping.SCSRow]{Rows: []mapping.SCSRow{
 			{Section: "1", Title: "License expressions", Implementable: "yes", Category: "implementation", Mapped: "yes"},

@@ -104,10 +104,10 @@ type Record struct {
 	// Sections are the EP's sections. Which F2P tests assert which of
 	// them is the test-to-section map, sections.json (pipeline/sectionmap),
 	// which the build writes from the mapping's rows.
-	Sections []Section      `json:"sections"`
+	Sections []Section       `json:"sections"`
 	Report   *sandbox.Report `json:"report"`
-	Rejected      string          `json:"rejected,omitempty"`
-	Task          string          `json:"task,omitempty"`
+	Rejected string          `json:"rejected,omitempty"`
+	Task     string          `json:"task,omitempty"`
 	// Unreviewed is set when the task was built without passing every gate
 	// (--include-unreviewed); SkippedGates says which and how they stood.
 	Unreviewed   bool     `json:"unreviewed,omitempty"`
@@ -497,4 +497,3 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 	}
 	return sp, nil
 }
-

@@ -119,8 +119,8 @@ type Instance struct {
 	// which mark a task exported although not ready (issue 25).
 	Implementable    []string `json:"implementable_sections"`
 	UntestedSections []string `json:"untested_sections,omitempty"`
-	TestCommand   string   `json:"test_command"`
-	TestFormat    string   `json:"test_format"`
+	TestCommand      string   `json:"test_command"`
+	TestFormat       string   `json:"test_format"`
 	// TestInfra says which paths a harness must reset to the base commit
 	// before it applies test_patch, beyond test_patch's own files
 	// (lang.TestInfraRules): a SWE-bench harness resets only those, so an

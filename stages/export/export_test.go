@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/lolbench/lolbench/pipeline"
-	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
