@@ -29,19 +29,20 @@ func TestCheckTinykv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.OK || len(res.Problems) != 0 || res.TestFile != "server/server_test.go" || !reflect.DeepEqual(res.Selection, []string{"./server"}) ||
+	if !res.OK || len(res.Problems) != 0 || res.TestFile != "server/pyclient_test.go" || !reflect.DeepEqual(res.Selection, []string{"./server"}) ||
 		res.Command != "go test -json -count=1 ./server" || res.Env == nil || res.Env.EnvImage == "" {
 		t.Fatalf("check: %+v", res)
 	}
-	// server_test.go's package has 2 tests, both fail-to-pass; the run
-	// exits 1 because the planted canaries fail, as they must.
-	if res.Run.Exit.Code != 1 || res.Run.Status != results.Passed || !reflect.DeepEqual(res.Run.Counts, map[results.Status]int{results.Passed: 2}) {
+	// The first test file's package, server, has 3 tests, all
+	// fail-to-pass; the run exits 1 because the planted canaries fail, as
+	// they must.
+	if res.Run.Exit.Code != 1 || res.Run.Status != results.Passed || !reflect.DeepEqual(res.Run.Counts, map[results.Status]int{results.Passed: 3}) {
 		t.Fatalf("run: %+v", res.Run)
 	}
-	// The progress counts the 2 canaries beside the 2 tests; with no build
+	// The progress counts the 2 canaries beside the 3 tests; with no build
 	// before, no count was known.
 	if last := seen[len(seen)-1]; seen[0] != (sandbox.TestProgress{Side: sandbox.After, Run: 1, Runs: 1}) ||
-		last != (sandbox.TestProgress{Side: sandbox.After, Run: 1, Runs: 1, Done: 4, Ended: true, Over: true}) {
+		last != (sandbox.TestProgress{Side: sandbox.After, Run: 1, Runs: 1, Done: 5, Ended: true, Over: true}) {
 		t.Fatalf("progress %+v", seen)
 	}
 	// A check writes its logs and nothing else.
