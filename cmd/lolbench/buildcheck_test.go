@@ -36,7 +36,7 @@ func TestBuildCheckTinykv(t *testing.T) {
 	out, errOut, code := runCLI(t, "build", "--check", c.ID, "--workspace", dir, "--projects", filepath.Join(dir, "none.yaml"))
 	want := `tinykv-tkep-0002: recipe check: no problem found (TIME)
   install: ok, environment lolbench/env:TAG (reused)
-  tests: server/server_test.go (./server), 1 run after the reference solution: exit code 1 (2 planted canaries fail on purpose), 2 passed
+  tests: server/pyclient_test.go (./server), 1 run after the reference solution: exit code 1 (2 planted canaries fail on purpose), 3 passed
   logs: ` + filepath.Join(c.Dir, "build", "check") + "\n"
 	// Another test of this binary may have built layer 2 first.
 	if got := strings.Replace(norm(out), "(built)", "(reused)", 1); code != 0 || got != want {
@@ -57,7 +57,7 @@ func TestBuildCheckTinykv(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	wantProblems := []string{"the test command reported no go-json results (exit code 127): check test.command and test.format of the recipe (log build/check/after/run-1/test-output.log)"}
-	if code != 1 || res.OK || strings.Join(res.Problems, "\n") != wantProblems[0] || res.TestFile != "server/server_test.go" {
+	if code != 1 || res.OK || strings.Join(res.Problems, "\n") != wantProblems[0] || res.TestFile != "server/pyclient_test.go" {
 		t.Errorf("code %d, %+v", code, res)
 	}
 }

@@ -86,7 +86,7 @@ func TestMappingScaffold(t *testing.T) {
 
 	t.Run("candidate", func(t *testing.T) {
 		out, errOut, code := runCLI(t, "mapping", "scaffold", "tinykv-tkep-0002", "--workspace", ws)
-		wantErr := "wrote " + mappingPath + ": 14 sections, 13 PR files, 53 scope rows; 98 cells hold TODO: fill them, then run lolbench validate --fix\n"
+		wantErr := "wrote " + mappingPath + ": 14 sections, 14 PR files, 55 scope rows; 101 cells hold TODO: fill them, then run lolbench validate --fix\n"
 		if code != 0 || out != "" || errOut != wantErr {
 			t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 		}

@@ -95,7 +95,7 @@ func TestSpecCommand(t *testing.T) {
 		t.Fatalf("json: %s %s %q", rows[0].ID, rows[0].Path, got)
 	}
 
-	out, errOut, code = runCLI(t, "export", "--format", "harbor", "--variant", "spec", "--workspace", dir)
+	out, errOut, code = runCLI(t, "export", "--format", "harbor", "--variant", "spec", "--workspace", dir, "--include-unreviewed")
 	if code != 0 || out != "tinykv-tkep-0002-spec\n" || errOut != "1 task(s) exported to "+filepath.Join(dir, "export", "harbor-spec")+"\n" {
 		t.Fatalf("export: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
