@@ -189,7 +189,9 @@ func TestInvariantsCatchBreaks(t *testing.T) {
 	}{
 		{"parallelism differs", func(ms []manifest) { job(ms, "run-job.yaml").Spec.Parallelism = ptr(int32(4)) },
 			[]string{"run-job.yaml:6: completions 8, parallelism 4 and LOLBENCH_SHARDS 8 must be equal"}},
-		{"LOLBENCH_SHARDS differs", func(ms []manifest) { setEnv(mainContainer(job(ms, "run-job-remote-engine.yaml")), "LOLBENCH_SHARDS", "6") },
+		{"LOLBENCH_SHARDS differs", func(ms []manifest) {
+			setEnv(mainContainer(job(ms, "run-job-remote-engine.yaml")), "LOLBENCH_SHARDS", "6")
+		},
 			[]string{"run-job-remote-engine.yaml:6: completions 8, parallelism 8 and LOLBENCH_SHARDS 6 must be equal"}},
 		{"not indexed", func(ms []manifest) { job(ms, "run-job.yaml").Spec.CompletionMode = nil },
 			[]string{"run-job.yaml:6: completionMode must be Indexed"}},
