@@ -26,6 +26,12 @@ echo "image: building the static binaries (version $version)" >&2
 base=$("$ctx/lolbench" env base)
 cp "$root/deploy/Dockerfile" "$ctx/"
 echo "image: docker build $tag on $base" >&2
+old=$(docker image inspect -f '{{.Id}}' "$tag" 2>/dev/null || true)
 docker build -q --build-arg "BASE=$base" --label "org.lolbench.version=$version" -t "$tag" "$ctx" >/dev/null
+new=$(docker image inspect -f '{{.Id}}' "$tag")
+if [ -n "$old" ] && [ "$old" != "$new" ]; then
+	# The image this tag named before would linger untagged.
+	docker rmi "$old" >/dev/null 2>&1 || true
+fi
 echo "image: $tag built in $(($(date +%s) - start)) s" >&2
 echo "$tag"
