@@ -523,7 +523,7 @@ func TestIndexedJobSimulated(t *testing.T) {
 	t.Logf("export Job: %s", time.Since(start).Round(time.Second))
 
 	r := <-refDone
-	t.Logf("single-machine run (beside the Jobs): done")
+	t.Logf("single-machine run, beside the Jobs: done at %s", time.Since(start).Round(time.Second))
 	expect(t, r, 1, map[string]string{rejected: "map:skipped validate:rejected",
 		built: "map:skipped validate:passed audit:skipped rank:skipped review:skipped build:passed mutate:passed augment:skipped"})
 
@@ -601,8 +601,9 @@ func normalize(rel, text string) string {
 }
 
 // artifacts reads what a run writes: candidates/, export/ and reports/,
-// normalized, without the raw logs (logs/ folders: test output and image
-// builds, with times, container ids and which images were built). The
+// normalized, without the raw logs (logs/ and logs-plain/ folders: test
+// output and image builds, with times, addresses, container ids and which
+// images were built). The
 // inputs (repos/, eps/, curated/, projects.yaml) and locks/ are not
 // results.
 func artifacts(t *testing.T, work string) map[string]string {
@@ -615,7 +616,7 @@ func artifacts(t *testing.T, work string) map[string]string {
 			}
 			rel, _ := filepath.Rel(work, p)
 			if d.IsDir() {
-				if d.Name() == "logs" {
+				if d.Name() == "logs" || d.Name() == "logs-plain" {
 					return filepath.SkipDir
 				}
 				return nil
