@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -147,7 +147,7 @@ func (cl *cluster) dockerArgs(p pod) []string {
 	for k, v := range p.env {
 		vars[k] = v
 	}
-	for _, k := range sortedKeys(vars) {
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		args = append(args, "-e", k+"="+vars[k])
 	}
 	sock := strings.TrimPrefix(vars["DOCKER_HOST"], "unix://")
@@ -230,15 +230,6 @@ func deref(p *int64) int {
 		return 0
 	}
 	return int(*p)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // demoWorkspace prepares a demo workspace as a curator uploads it to the
@@ -532,14 +523,14 @@ func TestIndexedJobSimulated(t *testing.T) {
 		t.Fatalf("the single-machine run wrote only %d files", len(want))
 	}
 	var problems []string
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		if g, ok := got[k]; !ok {
 			problems = append(problems, "missing "+k)
 		} else if g != want[k] {
 			problems = append(problems, "differs "+k+": "+firstDifference(g, want[k]))
 		}
 	}
-	for _, k := range sortedKeys(got) {
+	for _, k := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[k]; !ok {
 			problems = append(problems, "extra "+k)
 		}
