@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,6 +207,18 @@ func (cl *cluster) run(p pod, kill <-chan struct{}) result {
 		cl.t.Fatalf("%s: %v", p.name, err)
 	}
 	return result{name: p.name, code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
+// podName is a pod's name as Kubernetes makes it: the Job's name (and
+// index), then five random characters. It is the container's name and
+// hostname, so that simulations in two processes do not meet.
+func podName(prefix string) string {
+	const chars = "bcdfghjklmnpqrstvwxz2456789"
+	b := make([]byte, 5)
+	for i := range b {
+		b[i] = chars[rand.IntN(len(chars))]
+	}
+	return prefix + "-" + string(b)
 }
 
 // runAs is the uid, gid and fsGroup of a container, its own settings over
@@ -422,7 +435,7 @@ func TestIndexedJobSimulated(t *testing.T) {
 	ref := &cluster{t: t, image: img, engine: eng, work: single, config: config}
 	refDone := make(chan result, 1)
 	go func() {
-		refDone <- ref.run(pod{name: named(fmt.Sprintf("lolbench-single-%d", os.Getpid())), spec: &runJob.Spec.Template.Spec, c: mainContainer(runJob),
+		refDone <- ref.run(pod{name: named(podName("lolbench-single")), spec: &runJob.Spec.Template.Spec, c: mainContainer(runJob),
 			args: []string{"sh", "-c", `lolbench run --workspace /work --projects /work/projects.yaml --executor docker $LOLBENCH_RUN_FLAGS; status=$?; lolbench report --workspace /work >/dev/null && exit $status`}}, nil)
 	}()
 
@@ -431,12 +444,18 @@ func TestIndexedJobSimulated(t *testing.T) {
 		return pod{name: named(name), spec: &j.Spec.Template.Spec, c: mainContainer(j)}
 	}
 	start := time.Now()
-	expect(t, cl.run(podOf(collect, "lolbench-collect-0"), nil), 0, nil)
+	expect(t, cl.run(podOf(collect, podName("lolbench-collect")), nil), 0, nil)
 	t.Logf("collect Job: %s", time.Since(start).Round(time.Second))
 
 	// The run Job: every index at once, each retried up to
 	// backoffLimitPerIndex times after a failure, as Kubernetes does.
 	retries := int(*runJob.Spec.BackoffLimitPerIndex)
+	names := make([][]string, shards)
+	for i := range names {
+		for a := 0; a <= retries; a++ {
+			names[i] = append(names[i], podName(fmt.Sprintf("lolbench-run-%d", i)))
+		}
+	}
 	attempts := make([][]result, shards)
 	kill := make(chan struct{})
 	var wg sync.WaitGroup
@@ -445,7 +464,7 @@ func TestIndexedJobSimulated(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for a := 0; a <= retries; a++ {
-				p := podOf(runJob, fmt.Sprintf("lolbench-run-%d-%d", i, a))
+				p := podOf(runJob, names[i][a])
 				p.env = map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(i)}
 				var k <-chan struct{}
 				if i == 1 && a == 0 {
@@ -466,14 +485,14 @@ func TestIndexedJobSimulated(t *testing.T) {
 	// Fault 2: while the retry of shard 1 runs, a second pod gets index 1
 	// (a replaced pod whose node stopped answering, still at work).
 	lock := filepath.Join(sharded, "locks", "run-shard-1-of-3.lock")
-	waitFor(t, lock, " on lolbench-run-1-1 since ")
-	dup := podOf(runJob, "lolbench-run-1-dup")
+	waitFor(t, lock, " on "+names[1][1]+" since ")
+	dup := podOf(runJob, podName("lolbench-run-1"))
 	dup.env = map[string]string{"JOB_COMPLETION_INDEX": "1"}
 	dupResult := cl.run(dup, nil)
 	wg.Wait()
 	t.Logf("run Job: %s", time.Since(start).Round(time.Second))
 
-	wantLock := regexp.MustCompile(`(?m)^lolbench: the workspace is in use by another lolbench run: /work is locked by pid \d+ on lolbench-run-1-1 since \S+ \(/work/locks/run-shard-1-of-3\.lock\); wait for it to finish, or run another shard$`)
+	wantLock := regexp.MustCompile(`(?m)^lolbench: the workspace is in use by another lolbench run: /work is locked by pid \d+ on ` + names[1][1] + ` since \S+ \(/work/locks/run-shard-1-of-3\.lock\); wait for it to finish, or run another shard$`)
 	if dupResult.code != 2 || !wantLock.MatchString(dupResult.stderr) {
 		t.Errorf("the second pod with index 1: exit %d, stderr:\n%s\nwant exit 2 and the lock's message", dupResult.code, dupResult.stderr)
 	}
@@ -501,7 +520,7 @@ func TestIndexedJobSimulated(t *testing.T) {
 	expect(t, attempts[2][0], 0, map[string]string{})
 
 	// The export Job reports every candidate, the rejected one with its reason.
-	exp := cl.run(podOf(export, "lolbench-export-0"), nil)
+	exp := cl.run(podOf(export, podName("lolbench-export")), nil)
 	expect(t, exp, 0, map[string]string{})
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^` + rejected + ` +- +rejected at validate +10 static-rule violations \(R07, R08, R10, R12, R18, R20, R22, R24, R27, R28\)$`),
