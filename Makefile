@@ -6,7 +6,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 WORK    ?= work/demo
 
-.PHONY: build test bench demo lint docs
+.PHONY: build test bench demo lint docs image
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
@@ -19,7 +19,7 @@ build:
 # first so that they start first and the short ones fill in beside them
 # (README, "Performance"). The per-package timeout leaves room for a slow
 # machine.
-SLOW_PACKAGES := ./test/e2e ./test/exploits ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
+SLOW_PACKAGES := ./test/e2e ./test/exploits ./test/deploy ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
 test: build
 	bash test/setup.sh test
 	$(BIN) env base >/dev/null
@@ -41,3 +41,8 @@ lint:
 
 docs: build
 	$(BIN) rules doc > docs/rules.md
+
+# lolbench's own container image, on the offline base image (deploy/README.md).
+IMAGE ?= lolbench/lolbench:$(VERSION)
+image:
+	VERSION=$(VERSION) GO=$(GO) bash deploy/image.sh $(IMAGE)
