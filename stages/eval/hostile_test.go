@@ -22,7 +22,7 @@ func TestEvalRejectsBadInput(t *testing.T) {
 		{"not json", map[string]string{"result.json": `{"trial_name": `}, "TRIAL/result.json: unexpected end of JSON input"},
 		{"no task", map[string]string{"result.json": `{"trial_name": "t1"}`}, "TRIAL/result.json: a trial result needs task_name and trial_name"},
 		{"types", map[string]string{"result.json": `{"trial_name": "t1", "task_name": 7}`}, "TRIAL/result.json: not a Harbor trial result"},
-		{"reward type", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "x", "verifier_result": {"rewards": {"reward": "high"}}}`}, "TRIAL/result.json: not a Harbor trial result"},
+		{"reward type", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "x", "verifier_result": {"rewards": {"reward": "high"}}}`}, `TRIAL/result.json: verifier_result.rewards.reward is a string ("high"), not a number`},
 		{"unbuilt task", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "lolbench/delta-ep-0004"}`}, `TRIAL: task "lolbench/delta-ep-0004" is not built in workspace`},
 		{"bad task name", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "lolbench/Alpha EP"}`}, `TRIAL: task "lolbench/Alpha EP": invalid candidate id`},
 		{"bad trajectory", map[string]string{"result.json": okResult, "agent/trajectory.json": `{"schema_version": "ATIF-v1.4", "steps": [{"step_id": "one"}]}`}, "TRIAL/agent/trajectory.json: step 1:"},
