@@ -244,10 +244,10 @@ func TestSummaryPhases(t *testing.T) {
 	zero := 0
 	evs := []Event{
 		{Step: 1, Type: Message, Source: User, Text: "task"},
-		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1, 1), Time: "2026-01-01T10:00:00Z"},                                                                       // understanding
+		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1, 1), Time: "2026-01-01T10:00:00Z"},                                                                            // understanding
 		{Step: 3, Type: Message, Source: Agent, Tokens: tk(2, 2)}, {Step: 3, Type: ToolCall, Action: ActRead, FilesRead: []string{"a", "b"}, Ranges: []Range{{"b", 5, 9}}}, // localization
-		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4, 4)},                                                                                                         // planning (more follows)
-		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8, 8)}, {Step: 5, Type: ToolCall, Action: ActRun},                                                             // localization (no edit yet)
+		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4, 4)},                                            // planning (more follows)
+		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8, 8)}, {Step: 5, Type: ToolCall, Action: ActRun}, // localization (no edit yet)
 		{Step: 6, Type: Message, Source: Agent, Tokens: tk(16, 16)}, {Step: 6, Type: ToolCall, Action: ActWrite, FilesWritten: []string{"a"}}, {Step: 6, Type: Edit, Path: "a", Op: OpModify}, // editing
 		{Step: 7, Type: Message, Source: Agent, Tokens: tk(32, 32)}, {Step: 7, Type: ToolCall, Action: ActTest}, {Step: 7, Type: TestRun, Passed: &fail}, // verification, first attempt
 		{Step: 8, Type: Message, Source: Agent, Tokens: tk(64, 64)}, {Step: 8, Type: ToolCall, Action: ActRun}, // verification (after an edit), repair
