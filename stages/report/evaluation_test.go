@@ -48,7 +48,7 @@ func TestEvaluationSection(t *testing.T) {
 		Localization: eval.LocMetrics{Inspected: eval.LocView{Files: eval.PRMetric{Precision: f(100), Recall: f(100), Attempts: 3}, Functions: eval.PRMetric{Precision: f(700.0 / 9), Recall: f(100), Attempts: 3}},
 			Modified: eval.LocView{Files: eval.PRMetric{Precision: f(100), Recall: f(1100.0 / 12), Attempts: 6}}},
 		Efficiency: eval.EffMetrics{Attempts: 3, Turns: f(16.0 / 3), InputTokens: f(12345), CostUSD: f(0.00135), PhaseAttempts: 3,
-			PhaseTokens: []eval.PhaseMean{{Phase: "code_localization", First: eval.UsageMean{Input: 200, Output: 20}}, {Phase: "code_editing", First: eval.UsageMean{Input: 300, Output: 30}, Repair: eval.UsageMean{Input: 100, Output: 10}}},
+			PhaseTokens:  []eval.PhaseMean{{Phase: "code_localization", First: eval.UsageMean{Input: 200, Output: 20}}, {Phase: "code_editing", First: eval.UsageMean{Input: 300, Output: 30}, Repair: eval.UsageMean{Input: 100, Output: 10}}},
 			Unattributed: &eval.UsageMean{Input: 100, Output: 10}}}}}
 	writeJSONLines(t, filepath.Join(dir, eval.MetricsFile), m)
 	tx := taxonomy.Default()
