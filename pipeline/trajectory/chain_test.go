@@ -1,6 +1,7 @@
 package trajectory
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -11,56 +12,15 @@ import (
 	"testing"
 )
 
-// A run shaped like a summarizing agent's: trajectory.json continues in
+// summarizingRun is a run shaped like a summarizing agent's
+// (testdata/summarizing-run): trajectory.json continues in
 // trajectory.cont-1.json (v1.7, whose first two steps are copied context),
 // the summarization's subagents have files of their own (one with final
 // metrics, one without, which refers to a third that is missing), one
 // subagent is embedded, and the last file's final metrics are above the
-// steps' sums: they count the model calls outside the steps.
-var summarizingRun = map[string]string{
-	"trajectory.json": `{"schema_version": "ATIF-v1.6", "session_id": "s", "agent": {"name": "summarizer", "version": "1", "model_name": "m"},
-  "steps": [
-    {"step_id": 1, "source": "user", "message": "Implement the proposal."},
-    {"step_id": 2, "source": "agent", "message": "Reading.", "metrics": {"prompt_tokens": 1000, "cached_tokens": 200, "completion_tokens": 50, "cost_usd": 0.001},
-     "tool_calls": [{"tool_call_id": "a", "function_name": "str_replace_editor", "arguments": {"command": "view", "path": "/testbed/kv/kv.go", "view_range": [1, 20]}}],
-     "observation": {"results": [{"source_call_id": "a", "content": "package kv"}]}},
-    {"step_id": 3, "source": "agent", "message": "Editing.", "metrics": {"prompt_tokens": 1500, "cached_tokens": 1000, "completion_tokens": 60, "cost_usd": 0.0015},
-     "tool_calls": [{"tool_call_id": "b", "function_name": "str_replace_editor", "arguments": {"command": "str_replace", "path": "/testbed/kv/kv.go", "old_str": "1", "new_str": "2"}}],
-     "observation": {"results": [{"source_call_id": "b", "content": "The file /testbed/kv/kv.go has been edited."}]}},
-    {"step_id": 4, "source": "system", "message": "Summarized the context.",
-     "observation": {"results": [{"subagent_trajectory_ref": [
-       {"session_id": "s-sum", "trajectory_path": "trajectory.summarization-1-summary.json"},
-       {"session_id": "s-ans", "trajectory_path": "trajectory.summarization-1-answers.json"},
-       {"session_id": "s-out", "trajectory_path": "../outside.json"},
-       {"trajectory_id": "emb-1"}]}]}}
-  ],
-  "final_metrics": {"total_prompt_tokens": 2500, "total_completion_tokens": 110, "total_cached_tokens": 1200},
-  "continued_trajectory_ref": "trajectory.cont-1.json"}`,
-	"trajectory.cont-1.json": `{"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "summarizer", "version": "1", "model_name": "m"},
-  "steps": [
-    {"step_id": 1, "source": "user", "message": "Implement the proposal.", "is_copied_context": true},
-    {"step_id": 2, "source": "agent", "message": "Reading.", "is_copied_context": true, "metrics": {"prompt_tokens": 1000, "completion_tokens": 50}},
-    {"step_id": 3, "source": "user", "message": "You are picking up the work of another agent."},
-    {"step_id": 4, "source": "agent", "message": "Testing.", "llm_call_count": 1, "metrics": {"prompt_tokens": 2000, "cached_tokens": 500, "completion_tokens": 80, "cost_usd": 0.002},
-     "tool_calls": [{"tool_call_id": "c", "function_name": "bash", "arguments": {"command": "go test ./kv"}}],
-     "observation": {"results": [{"source_call_id": "c", "content": "--- FAIL: TestGet (0.00s)\nFAIL\n[exit code 1]"}]}},
-    {"step_id": 5, "source": "agent", "message": "", "llm_call_count": 0,
-     "tool_calls": [{"tool_call_id": "d", "function_name": "bash", "arguments": {"command": "ls kv"}}],
-     "observation": {"results": [{"source_call_id": "d", "content": "kv.go"}]}},
-    {"step_id": 6, "source": "agent", "message": "I have implemented the proposal.", "metrics": {"prompt_tokens": 2200, "cached_tokens": 1800, "completion_tokens": 40, "cost_usd": 0.0021}}
-  ],
-  "subagent_trajectories": [{"schema_version": "ATIF-v1.7", "trajectory_id": "emb-1", "session_id": "e", "agent": {"name": "helper", "version": "1"},
-    "steps": [{"step_id": 1, "source": "agent", "message": "", "metrics": {"prompt_tokens": 70, "completion_tokens": 4}}],
-    "final_metrics": {"total_prompt_tokens": 100, "total_completion_tokens": 10, "total_cost_usd": 0.0001}}],
-  "final_metrics": {"total_prompt_tokens": 9000, "total_completion_tokens": 400, "total_cached_tokens": 3500, "total_cost_usd": 0.0123}}`,
-	"trajectory.summarization-1-summary.json": `{"schema_version": "ATIF-v1.6", "session_id": "s-sum", "agent": {"name": "summarizer", "version": "1"},
-  "steps": [{"step_id": 1, "source": "user", "message": "Summarize."}, {"step_id": 2, "source": "agent", "message": "Summary.", "metrics": {"prompt_tokens": 550, "completion_tokens": 90}}],
-  "final_metrics": {"total_prompt_tokens": 600, "total_completion_tokens": 100, "total_cost_usd": 0.0008}}`,
-	"trajectory.summarization-1-answers.json": `{"schema_version": "ATIF-v1.6", "session_id": "s-ans", "agent": {"name": "summarizer", "version": "1"},
-  "steps": [{"step_id": 1, "source": "user", "message": "Answer."},
-    {"step_id": 2, "source": "agent", "message": "Answers.", "metrics": {"prompt_tokens": 300, "completion_tokens": 20, "cost_usd": 0.0003},
-     "observation": {"results": [{"subagent_trajectory_ref": [{"session_id": "s-q", "trajectory_path": "trajectory.summarization-1-questions.json"}]}]}}]}`,
-}
+// steps' sums: they count the model calls outside the steps. stages/eval's
+// tests read it too.
+const summarizingRun = "testdata/summarizing-run"
 
 // dirOpener opens files of a folder (tests only: no link checks).
 func dirOpener(dir string) Opener {
@@ -79,7 +39,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 }
 
 func TestReadRunSummarizingAgent(t *testing.T) {
-	dir := writeFiles(t, summarizingRun)
+	dir := summarizingRun
 	s := NewSummary()
 	var steps []int
 	run, err := ReadRun(dir, dirOpener(dir), "trajectory.json", func(e *Event) error {
@@ -176,4 +136,40 @@ func TestReadRunGuards(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadATIF: whatever the bytes, ReadATIF returns an error or events
+// that pass Check, and never panics.
+func FuzzReadATIF(f *testing.F) {
+	for _, name := range []string{"trajectory.json", "trajectory.cont-1.json", "trajectory.summarization-1-answers.json"} {
+		data, err := os.ReadFile(filepath.Join(summarizingRun, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"schema_version": "ATIF-v1.7", "steps": [{"step_id": 1, "source": "agent", "message": "", "tool_calls": [{"tool_call_id": "a", "function_name": "bash", "arguments": {"command": "head -n 5 a.go | sed -n '2,3p'"}}]}], "subagent_trajectories": [{"steps": []}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = ReadATIF(bytes.NewReader(data), "f.json", 3, func(e *Event) error {
+			if err := e.Check(); err != nil {
+				t.Fatalf("event %+v: %v", e, err)
+			}
+			return nil
+		})
+	})
+}
+
+// FuzzClassifyCommand: any command classifies without a panic, into
+// ranges that pass Check.
+func FuzzClassifyCommand(f *testing.F) {
+	for _, s := range []string{"head -n 50 a.py b.py && tail -5 c.py; sed -n '10,$p' d.py; cat e.py | head -3", "git checkout -- a.go", "sed -n 0,0p x", "tail -n +3 f", "head -n -1 f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		c := classifyCommand(cmd)
+		e := &Event{Type: ToolCall, Action: c.action, FilesRead: c.read, Ranges: c.ranges}
+		if err := e.Check(); err != nil {
+			t.Fatalf("%q: %v", cmd, err)
+		}
+	})
 }

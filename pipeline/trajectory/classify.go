@@ -452,31 +452,36 @@ func sedRange(args []string) *Range {
 	return &Range{From: from, To: to}
 }
 
-// headTailRange is the lines head or tail shows: -n N, -N or 10.
+// headTailRange is the lines head or tail shows: -n N, -N or 10; tail
+// -n +N shows from line N to the end.
 func headTailRange(bin string, f []string) *Range {
-	n := 10
+	n, fromStart := 10, false
+	count := func(w string) bool {
+		fromStart = strings.HasPrefix(w, "+")
+		k, err := strconv.Atoi(strings.TrimPrefix(w, "+"))
+		n = k
+		return err == nil
+	}
 	for i, w := range f {
 		switch {
 		case w == "-n" && i+1 < len(f):
-			k, err := strconv.Atoi(strings.TrimPrefix(f[i+1], "+"))
-			if err != nil {
+			if !count(f[i+1]) {
 				return nil
 			}
-			n = k
 		case strings.HasPrefix(w, "-n"):
-			k, err := strconv.Atoi(w[2:])
-			if err != nil {
+			if !count(w[2:]) {
 				return nil
 			}
-			n = k
 		case len(w) > 1 && w[0] == '-' && isDigits(w[1:]):
 			n, _ = strconv.Atoi(w[1:])
 		}
 	}
-	if n < 1 {
+	switch {
+	case n < 1:
 		return nil
-	}
-	if bin == "tail" {
+	case bin == "tail" && fromStart:
+		return &Range{From: n}
+	case bin == "tail":
 		return &Range{From: -n}
 	}
 	return &Range{From: 1, To: n}

@@ -197,6 +197,7 @@ func TestClassifyCall(t *testing.T) {
 		{"bash", `{"command":"head -n 50 a.py b.py && tail -5 c.py; sed -n '10,$p' d.py; cat e.py | head -3; cat f.py"}`, want{action: ActRead, read: []string{"a.py", "b.py", "c.py", "d.py", "e.py", "f.py"},
 			command: "head -n 50 a.py b.py && tail -5 c.py; sed -n '10,$p' d.py; cat e.py | head -3; cat f.py",
 			ranges:  []Range{{"a.py", 1, 50}, {"b.py", 1, 50}, {"c.py", -5, 0}, {"d.py", 10, 0}, {"e.py", 1, 3}}}},
+		{"bash", `{"command":"tail -n +40 k.py"}`, want{action: ActRead, read: []string{"k.py"}, command: "tail -n +40 k.py", ranges: []Range{{"k.py", 40, 0}}}},
 		{"bash", `{"command":"cat g.py && sed -n 2,4p g.py"}`, want{action: ActRead, read: []string{"g.py"}, command: "cat g.py && sed -n 2,4p g.py"}},
 		{"str_replace_editor", `{"command":"view","path":"/testbed/h.py","view_range":[30,-1]}`, want{action: ActRead, read: []string{"h.py"}, ranges: []Range{{"h.py", 30, 0}}}},
 		{"Read", `{"file_path":"/testbed/i.py","offset":100,"limit":40}`, want{action: ActRead, read: []string{"i.py"}, ranges: []Range{{"i.py", 100, 139}}}},

@@ -152,8 +152,9 @@ type trial struct {
 	tree               map[string]string // artifacts/testbed
 	atif               string            // agent/trajectory.json
 	events             []trajectory.Event
-	agentResult        string // result.json agent_result
-	agentSec           int    // agent_execution duration
+	agentResult        string            // result.json agent_result
+	agentSec           int               // agent_execution duration
+	extra              map[string]string // more files of the trial
 }
 
 func (tr trial) write(t *testing.T, job string) {
@@ -248,6 +249,9 @@ func (tr trial) write(t *testing.T, job string) {
 		}
 		w.Flush()
 		files["agent/events.jsonl"] = b.String()
+	}
+	for p, c := range tr.extra {
+		files[p] = c
 	}
 	data, _ := json.Marshal(res)
 	files["result.json"] = string(data)

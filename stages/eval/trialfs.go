@@ -25,9 +25,6 @@ type folderFS struct {
 	dir string
 }
 
-// errNotRegular marks a path that is there but is not what eval reads.
-var errNotRegular = errors.New("not a regular file")
-
 // full is the path of rel for messages.
 func (t folderFS) full(rel string) string { return filepath.Join(t.dir, filepath.FromSlash(rel)) }
 
@@ -139,7 +136,7 @@ func (t folderFS) open(rel string) (*os.File, error) {
 		return nil, pathErr(t.full(rel), err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s: %w", t.full(rel), what(fi.Mode()), errNotRegular)
+		return nil, fmt.Errorf("%s: %s", t.full(rel), what(fi.Mode()))
 	}
 	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
