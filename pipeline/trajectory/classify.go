@@ -655,4 +655,23 @@ func errorLine(out string) string {
 }
 
 // ClaimsDone reports whether an agent's message says the work is done.
-func ClaimsDone(text string) bool { return claimDoneRe.MatchString(text) }
+// Most messages have none of the words a claim needs, and the test on
+// them is cheaper than the pattern (analyze asks it of many messages).
+func ClaimsDone(text string) bool {
+	return HasAnyWord(text, claimWords) && claimDoneRe.MatchString(text)
+}
+
+// claimWords are words every claim claimDoneRe matches holds one of.
+var claimWords = []string{"implemented", "complete", "added", "fixed", "done", "finished", "resolved", "pass", "successfully"}
+
+// HasAnyWord reports whether text holds one of the lower-case words,
+// ignoring case.
+func HasAnyWord(text string, words []string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}

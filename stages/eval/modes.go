@@ -469,6 +469,9 @@ func covers(cmd, f string) bool {
 	return !named || strings.Contains(cmd, stem)
 }
 
+// passWords are words every claim claimsTestsPassRe matches holds one of.
+var passWords = []string{"pass", "succeed", "green", "fixed"}
+
 var claimsTestsPassRe = regexp.MustCompile(`(?i)\b(?:all (?:the )?|the )?tests? (?:now |all )?(?:pass|passed|passes|passing|succeed|succeeded|are green)\b|\bpass(?:es|ed)? all (?:the )?tests\b|\btests? (?:are|is) (?:now )?(?:passing|green|fixed)\b`)
 
 // test_result_misinterpreted: after a failing test run, the next message
@@ -486,7 +489,7 @@ func testResultMisinterpreted(t *Trace) (Finding, string) {
 		}
 		c := ""
 		switch text := t.Events[j].Text; {
-		case claimsTestsPassRe.MatchString(text):
+		case trajectory.HasAnyWord(text, passWords) && claimsTestsPassRe.MatchString(text):
 			c = High
 		case trajectory.ClaimsDone(text):
 			c = Medium
