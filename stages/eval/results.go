@@ -285,6 +285,9 @@ func ReadResults(path string, each func(*Row) error) error {
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.DisallowUnknownFields()
 			if derr := dec.Decode(&r); derr != nil {
+				if strings.Contains(derr.Error(), "unknown field") {
+					return fmt.Errorf("%s:%d: %w (written by another version of lolbench: run lolbench eval again)", path, n, derr)
+				}
 				return fmt.Errorf("%s:%d: %w", path, n, derr)
 			}
 			if r.Task == "" || r.Attempt < 1 || CheckAgent(r.Agent) != nil {
