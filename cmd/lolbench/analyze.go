@@ -65,7 +65,7 @@ Without an endpoint, or with --no-judge, only the rule-based modes are used
 and analysis.json says so.`,
 		Example: `  lolbench analyze --workspace work
   lolbench analyze --modes --json | jq -r '.[] | select(.detection == "llm") | .mode'
-  lolbench analyze --replay-only --json | jq '.agents[].phases'`,
+  lolbench analyze --replay-only --json | jq '.agents[] | {agent, evaluable, phases: [.table.phases[] | {name, units}]}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
