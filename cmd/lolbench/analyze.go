@@ -36,19 +36,23 @@ func newCmdAnalyze(f *Factory, runF func(*AnalyzeOptions) error) *cobra.Command 
 		Use:   "analyze --workspace W",
 		Short: "Attribute each failed attempt to failure modes: Table 3 and the per-phase tables",
 		Long: `Analyze reads what 'lolbench eval' wrote and attributes every failed attempt
-with a trajectory to the failure modes of the taxonomy (paper Appendix F,
+with a trajectory to the failure modes of the paper's taxonomy (Appendix F,
 Table 10: 7 phases, 24 modes; data/taxonomy/modes.tsv). Eighteen modes are
-predicates over the trajectory's events and the reference solution; six are
-judged by an LLM that sees the task and the agent's process, never the
-reference solution or the outcome, and must cite steps. Judgments with low
-confidence, unparseable answers and citations of steps the judge was not
-shown are dropped.
+predicates over the trajectory's events and the reference solution, each
+setting its own confidence; six are judged by an LLM that sees the task and
+the agent's process, never the reference solution or the outcome, and must
+cite steps. Judgments with low confidence, unparseable answers and citations
+of steps the judge was not shown are dropped. lolbench's own diagnostics
+(signals: data/taxonomy/signals.tsv) are counted beside the attribution,
+never in it.
 
-Each failed attempt carries one unit of attribution, split over its modes by
-weight (rule-based and high confidence 1.0, medium 0.6); per agent, a mode's
-percent is its share over the failed attempts, a phase's the sum of its modes'.
-Percents are rounded to one decimal by largest remainder, keeping each agent's
-total at 100.0 and each phase's total across its modes.
+The tables are in attribution units, as the paper's: each evaluable failed
+attempt carries one unit, split over its candidate modes by weight (high
+confidence 1.0, medium 0.6), so an agent's phases add up to its number of
+evaluable failed attempts (N) and a phase's modes to the phase. Units are
+rounded to one decimal by largest remainder, first across the phases, then
+across each phase's modes. Failed attempts without a trajectory, and those
+with no candidate, are counted apart.
 
 It writes eval/<agent>/attributions.jsonl (the modes of each failed attempt
 with the steps that show them) and eval/analysis.json, and prints Table 3.
@@ -61,7 +65,7 @@ Without an endpoint, or with --no-judge, only the rule-based modes are used
 and analysis.json says so.`,
 		Example: `  lolbench analyze --workspace work
   lolbench analyze --modes --json | jq -r '.[] | select(.detection == "llm") | .mode'
-  lolbench analyze --replay-only --json | jq '.agents[].phases'`,
+  lolbench analyze --replay-only --json | jq '.agents[] | {agent, evaluable, phases: [.table.phases[] | {name, units}]}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -141,18 +145,19 @@ func runAnalyze(cmd *cobra.Command, f *Factory, opts *AnalyzeOptions) error {
 	return printTable3(f.IO.Out, st.Analysis)
 }
 
-// printTable3 writes the agents × phases table.
+// printTable3 writes the agents × phases table, in units: each row's
+// phases add up to its N.
 func printTable3(w io.Writer, an *eval.Analysis) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "AGENT\tFAILED\tANALYZED")
+	fmt.Fprint(tw, "AGENT\tFAILED\tNO TRAJECTORY\tANALYZED\tUNATTRIBUTED\tN")
 	for _, p := range an.Phases {
 		fmt.Fprintf(tw, "\t%s", p)
 	}
 	fmt.Fprintln(tw)
 	for _, a := range an.Agents {
-		fmt.Fprintf(tw, "%s\t%d\t%d", a.Agent, a.Failed, a.Table.Attempts)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d", a.Agent, a.Failed, a.NoTrajectory, a.Analyzed, a.Unattributed, a.Evaluable)
 		for _, s := range a.Table.Phases {
-			fmt.Fprintf(tw, "\t%.1f", s.Percent)
+			fmt.Fprintf(tw, "\t%.1f", s.Units)
 		}
 		fmt.Fprintln(tw)
 	}

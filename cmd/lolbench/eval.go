@@ -35,13 +35,19 @@ func newCmdEval(f *Factory, runF func(*EvalOptions) error) *cobra.Command {
 		Short: "Score agents' solutions on the benchmark's tasks: Table 2, localization and efficiency",
 		Long: `Eval scores every solution in Harbor job folders (--jobs) or SWE-bench
 predictions files (--predictions) on the workspace's built tasks, and prints one
-row per agent: resolved, completed, FAIL_TO_PASS and PASS_TO_PASS pass rates,
-and localization precision and recall (paper section 4.1, Table 2 and
-Figure 4).
+row per agent: resolved, completed (micro over sections), FAIL_TO_PASS and
+PASS_TO_PASS pass rates (micro over tests), and localization precision and
+recall of the files and functions the agent inspected and of those it modified
+(paper section 4.1 and 4.5, Table 2 and Figure 4). An attempt that crashed
+before verification counts as failed with none of its task's tests passed.
 
-A Harbor trial is graded from its verifier's raw run (verifier/run-1) on this
-host, against the task configuration in the workspace: a reward the container
-wrote is not taken at its word. Without a raw run the trial's reward.json, then
+A trial folder is hostile input: no file is read through a symbolic link,
+only regular files are opened (a named pipe cannot block), and the counts a
+trial claims are checked against the task's own test lists; a trial that
+breaks a rule stops eval with one line naming the file. A Harbor trial is
+graded from its verifier's raw run (verifier/run-1) on this host, against the
+task configuration in the workspace: a reward the container wrote is not
+taken at its word. Without a raw run the trial's reward.json, then
 the reward in result.json, are used, and each row says how it was graded. A
 prediction is graded by running lolbench's verifier on it, the path 'lolbench
 verify' takes (--executor); its output is kept, and a rerun with the same patch
@@ -51,13 +57,16 @@ Localization compares the source files, classes and functions the solution
 touched (artifacts/*.patch or artifacts/testbed/ of a trial, model_patch of a
 prediction) with the reference solution's, using rule 27's tree-sitter scopes.
 Turns, wall time, tokens and cost come from the trajectory (agent/trajectory.json
-in ATIF, or agent/events.jsonl in lolbench's event format), else from the trial.
+in ATIF with its continuations and subagents' files, or agent/events.jsonl in
+lolbench's event format), else from the trial; ATIF's final_metrics are the
+authority for the totals.
 
 An agent is its scaffold and model (from result.json's agent_info, or
 predictions' model_name_or_path), or --agent. It writes
 <workspace>/eval/<agent>/results.jsonl (one row per agent, task and attempt),
-the trajectories as lolbench events, and eval/metrics.json. docs/evaluation.md
-says how each figure is computed.
+the trajectories as lolbench events, and eval/metrics.json, whose figures are
+exact (the table rounds them). docs/evaluation.md says how each figure is
+computed.
 
 Exit status: 0 when every solution was scored, 2 for bad input.`,
 		Example: `  lolbench eval --workspace work --jobs jobs/2026-03-01__10-00-00
@@ -89,7 +98,7 @@ Exit status: 0 when every solution was scored, 2 for bad input.`,
 	fl.StringVar(&opts.Trajectories, "trajectories", "", "folder of the predictions' trajectories, <instance_id>.json (ATIF) or .jsonl")
 	fl.StringVar(&opts.Agent, "agent", "", "name every solution's agent (default: scaffold__model)")
 	fl.StringVar(&opts.Executor, "executor", "docker", "where predictions are verified: docker, or local (not isolated)")
-	fl.BoolVar(&opts.JSON, "json", false, "print eval/metrics.json")
+	fl.BoolVar(&opts.JSON, "json", false, "print eval/metrics.json (exact figures)")
 	return cmd
 }
 
@@ -121,12 +130,13 @@ func runEval(cmd *cobra.Command, f *Factory, opts *EvalOptions) error {
 // printMetrics writes Table 2 with localization, one agent a line.
 func printMetrics(w io.Writer, m *eval.Metrics) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tTASKS\tATTEMPTS\tRESOLVED\tCOMPLETED\tF2P\tP2P\tFILES P/R\tCLASSES P/R\tFUNCTIONS P/R")
+	fmt.Fprintln(tw, "AGENT\tTASKS\tATTEMPTS\tRESOLVED\tCOMPLETED\tF2P\tP2P\tINSPECTED FILES P/R\tINSPECTED FUNCTIONS P/R\tMODIFIED FILES P/R\tMODIFIED FUNCTIONS P/R")
+	pr := func(m eval.PRMetric) string { return pct(m.Precision) + "/" + pct(m.Recall) }
 	for _, a := range m.Agents {
 		l := a.Localization
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s/%s\t%s/%s\t%s/%s\n", a.Agent, a.Tasks, a.Attempts,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Agent, a.Tasks, a.Attempts,
 			pct(a.Resolved), pct(a.Completed), pct(a.F2P), pct(a.P2P),
-			pct(l.Files.Precision), pct(l.Files.Recall), pct(l.Classes.Precision), pct(l.Classes.Recall), pct(l.Functions.Precision), pct(l.Functions.Recall))
+			pr(l.Inspected.Files), pr(l.Inspected.Functions), pr(l.Modified.Files), pr(l.Modified.Functions))
 	}
 	return tw.Flush()
 }

@@ -83,23 +83,35 @@ func TestAnalyzeModesJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &modes); err != nil {
 		t.Fatal(err)
 	}
-	rule, llm := 0, 0
-	for _, m := range modes {
-		if len(m) != 4 || m["phase"] == "" || m["mode"] == "" || m["doc"] == "" {
+	// Table 10: per phase, its modes, those found by the judge marked *.
+	want := []string{
+		"requirement_understanding: misread_requirement* missed_constraint* incomplete_requirement_coverage* scope_misjudged*",
+		"task_planning: flawed_plan* abandoned_plan*",
+		"code_localization: missed_relevant_file wrong_file_localization cross_module_context_missing",
+		"code_editing: incorrect_patch relevant_change_omitted no_patch_produced gave_up_early",
+		"code_verification: no_validation_attempted no_test_after_final_edit authored_test_never_run test_result_misinterpreted",
+		"self_repair: repair_not_reverified repeated_ineffective_attempt retry_without_change reverted_own_change",
+		"tool_use: tool_failure_not_retried repeated_patch_apply_failure hallucinated_path_unrecovered",
+	}
+	var got []string
+	for i, m := range modes {
+		if len(m) != 4 || m["doc"] == "" || (m["detection"] != "rule" && m["detection"] != "llm") {
 			t.Fatalf("entry %v", m)
 		}
-		switch m["detection"] {
-		case "rule":
-			rule++
-		case "llm":
-			llm++
+		name := m["mode"]
+		if m["detection"] == "llm" {
+			name += "*"
 		}
+		if i == 0 || modes[i-1]["phase"] != m["phase"] {
+			got = append(got, m["phase"]+":")
+		}
+		got[len(got)-1] += " " + name
 	}
-	if len(modes) != 24 || rule != 18 || llm != 6 || modes[0]["mode"] != "requirement_misread" || modes[23]["mode"] != "unverified_success_claim" {
-		t.Fatalf("%d modes (%d rule, %d llm): %v ... %v", len(modes), rule, llm, modes[0], modes[len(modes)-1])
+	if !reflect.DeepEqual(got, want) || len(modes) != 24 {
+		t.Fatalf("%d modes:\n%s\nwant:\n%s", len(modes), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	text, _, _ := runCLI(t, "analyze", "--modes")
-	if !strings.HasPrefix(text, "PHASE") || !strings.Contains(text, "localization               missed_relevant_file") {
+	if !strings.HasPrefix(text, "PHASE") || !strings.Contains(text, "code_localization          missed_relevant_file") {
 		t.Fatalf("table:\n%s", text)
 	}
 }
@@ -125,8 +137,8 @@ func TestEvalAndAnalyzeRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval: code %d: %s", code, errOut)
 	}
-	want := "AGENT         TASKS  ATTEMPTS  RESOLVED  COMPLETED  F2P  P2P  FILES P/R  CLASSES P/R  FUNCTIONS P/R\n" +
-		"codex__gpt-x  1      1         0.0       -          -    -    -/-        -/-          -/-\n"
+	want := "AGENT         TASKS  ATTEMPTS  RESOLVED  COMPLETED  F2P  P2P  INSPECTED FILES P/R  INSPECTED FUNCTIONS P/R  MODIFIED FILES P/R  MODIFIED FUNCTIONS P/R\n" +
+		"codex__gpt-x  1      1         0.0       -          -    -    -/-                  -/-                      -/-                 -/-\n"
 	if out != want {
 		t.Fatalf("eval output:\n%s\nwant:\n%s", out, want)
 	}
@@ -135,9 +147,11 @@ func TestEvalAndAnalyzeRun(t *testing.T) {
 		t.Fatalf("analyze: code %d: %s", code, errOut)
 	}
 	// The one failed attempt changed no source file and ran no test:
-	// implementation and verification, half each.
-	if !strings.Contains(out, "codex__gpt-x  1       1         0.0                        0.0       0.0           50.0            50.0          0.0             0.0          0.0") {
-		t.Fatalf("analyze output:\n%s", out)
+	// code editing and code verification, half a unit each.
+	want = "AGENT         FAILED  NO TRAJECTORY  ANALYZED  UNATTRIBUTED  N  requirement_understanding  task_planning  code_localization  code_editing  code_verification  self_repair  tool_use\n" +
+		"codex__gpt-x  1       0              1         0             1  0.0                        0.0            0.0                0.5           0.5                0.0          0.0\n"
+	if out != want {
+		t.Fatalf("analyze output:\n%s\nwant:\n%s", out, want)
 	}
 	if _, errOut, code := runCLI(t, "analyze", "--workspace", t.TempDir()); code != 2 || !strings.Contains(errOut, "no results under") {
 		t.Fatalf("empty workspace: code %d: %s", code, errOut)

@@ -1,13 +1,17 @@
 // Package taxonomy is the failure-mode taxonomy of the evaluation (paper,
-// Appendix F, Table 10) as data: modes.tsv holds one row per mode with its
-// phase, how it is detected ("rule": a predicate over the trajectory's
-// events and the reference solution, stages/eval; "llm": the
-// outcome-blinded judge) and its documentation, which is the one
-// definition `lolbench analyze --modes`, the judge's prompt, the report and
-// docs/evaluation.md show. Phases are ordered by their first row, modes by
-// their row. An LLM-judged mode is added with one row and no code; a rule
-// mode needs its predicate too, registered under the same name
-// (stages/eval checks that the two agree).
+// Appendix F, Table 10: 7 phases, 24 modes, 18 found by rules and 6 by a
+// judge) as data. modes.tsv holds one row per mode with its phase, how it
+// is detected ("rule": a predicate over the trajectory's events and the
+// reference solution, stages/eval; "llm": the outcome-blinded judge) and
+// its documentation, which is the one definition `lolbench analyze
+// --modes`, the judge's prompt, the report and docs/evaluation.md show.
+// Phases are ordered by their first row, modes by their row; names are the
+// paper's. A rule mode needs its predicate too, registered under the same
+// name (stages/eval checks that the two agree).
+//
+// signals.tsv lists lolbench's own diagnostics: behaviours worth showing
+// beside the attribution that the paper's table does not have. They never
+// take a share of a failure's unit.
 package taxonomy
 
 import (
@@ -19,6 +23,9 @@ import (
 
 //go:embed modes.tsv
 var table string
+
+//go:embed signals.tsv
+var signalTable string
 
 // Detections.
 const (
@@ -34,11 +41,38 @@ type Mode struct {
 	Doc       string `json:"doc"`
 }
 
+// Signal is a diagnostic reported beside the attribution, never in it.
+type Signal struct {
+	Signal string `json:"signal"`
+	Doc    string `json:"doc"`
+}
+
 // Taxonomy is the parsed table.
 type Taxonomy struct {
-	Phases []string
-	Modes  []Mode
-	byName map[string]int
+	Phases  []string
+	Modes   []Mode
+	Signals []Signal
+	byName  map[string]int
+}
+
+// phaseNames are the paper's names of the phases (Table 10), for display.
+var phaseNames = map[string]string{
+	"requirement_understanding": "Requirement Understanding",
+	"task_planning":             "Task Planning",
+	"code_localization":         "Code Localization",
+	"code_editing":              "Code Editing",
+	"code_verification":         "Code Verification",
+	"self_repair":               "Self-Repair",
+	"tool_use":                  "Tool Use",
+}
+
+// PhaseName is a phase's name as the paper writes it; the identifier
+// itself for a phase the paper does not name.
+func PhaseName(phase string) string {
+	if n, ok := phaseNames[phase]; ok {
+		return n
+	}
+	return phase
 }
 
 var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
@@ -89,15 +123,50 @@ func Parse(name, src string) (*Taxonomy, error) {
 	return t, nil
 }
 
+// ParseSignals reads a signal table: a header "signal doc" and one
+// tab-separated row per signal, snake_case and unique, none named like a
+// mode of t.
+func (t *Taxonomy) ParseSignals(name, src string) error {
+	lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "signal\tdoc" {
+		return fmt.Errorf("%s:1: the header must be signal, doc (tab-separated)", name)
+	}
+	seen := map[string]bool{}
+	for i, line := range lines[1:] {
+		n := i + 2
+		f := strings.Split(line, "\t")
+		if len(f) != 2 {
+			return fmt.Errorf("%s:%d: %d fields, want 2 (tab-separated)", name, n, len(f))
+		}
+		s := Signal{Signal: f[0], Doc: strings.TrimSpace(f[1])}
+		switch {
+		case !snake.MatchString(s.Signal):
+			return fmt.Errorf("%s:%d: signal %q is not snake_case", name, n, s.Signal)
+		case s.Doc == "":
+			return fmt.Errorf("%s:%d: signal %s has no doc", name, n, s.Signal)
+		case seen[s.Signal]:
+			return fmt.Errorf("%s:%d: signal %s is listed twice", name, n, s.Signal)
+		case t.Index(s.Signal) >= 0:
+			return fmt.Errorf("%s:%d: %s is a failure mode, not a signal", name, n, s.Signal)
+		}
+		seen[s.Signal] = true
+		t.Signals = append(t.Signals, s)
+	}
+	return nil
+}
+
 var std = func() *Taxonomy {
 	t, err := Parse("data/taxonomy/modes.tsv", table)
+	if err == nil {
+		err = t.ParseSignals("data/taxonomy/signals.tsv", signalTable)
+	}
 	if err != nil {
-		panic(err) // the embedded table is checked by the package's tests
+		panic(err) // the embedded tables are checked by the package's tests
 	}
 	return t
 }()
 
-// Default returns the embedded taxonomy (modes.tsv).
+// Default returns the embedded taxonomy (modes.tsv, signals.tsv).
 func Default() *Taxonomy { return std }
 
 // Lookup returns the mode named name.

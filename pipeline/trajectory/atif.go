@@ -20,7 +20,32 @@ type Info struct {
 	Steps         int    `json:"steps"`
 	// Final holds ATIF's final_metrics, when present.
 	Final *FinalMetrics `json:"final_metrics,omitempty"`
+	// Continued is continued_trajectory_ref: the file that continues the
+	// run after context management split it (ATIF v1.5).
+	Continued string `json:"continued_trajectory_ref,omitempty"`
+	// Subagents are the subagent trajectories the steps' observations
+	// refer to (subagent_trajectory_ref), in order, at most MaxSubagents.
+	Subagents []SubagentRef `json:"subagents,omitempty"`
+	// Embedded totals the tokens and cost of the subagent trajectories
+	// the file embeds (ATIF v1.7's subagent_trajectories).
+	Embedded Totals `json:"embedded"`
+	// LastStep is the number of the last step read, offset included;
+	// Copied counts the steps skipped as copied context (ATIF v1.7's
+	// is_copied_context: a continuation repeats them).
+	LastStep int `json:"last_step"`
+	Copied   int `json:"copied,omitempty"`
 }
+
+// SubagentRef names a subagent's trajectory: a file (trajectory_path), or
+// an embedded trajectory (trajectory_id; v1.7).
+type SubagentRef struct {
+	Path         string `json:"trajectory_path,omitempty"`
+	TrajectoryID string `json:"trajectory_id,omitempty"`
+	SessionID    string `json:"session_id,omitempty"`
+}
+
+// MaxSubagents bounds the subagent references kept of one file.
+const MaxSubagents = 1000
 
 // FinalMetrics are ATIF's trajectory totals. PromptTokens includes the
 // cached tokens (ATIF v1.2).
@@ -32,7 +57,7 @@ type FinalMetrics struct {
 	Steps            *int     `json:"total_steps,omitempty"`
 }
 
-// The ATIF shapes read (RFC 0001, v1.0 to v1.6; unknown fields are
+// The ATIF shapes read (RFC 0001, v1.0 to v1.7; unknown fields are
 // ignored, as ATIF's extra fields and later versions add them).
 type atifAgent struct {
 	Name      string `json:"name"`
@@ -50,6 +75,8 @@ type atifStep struct {
 	ToolCalls        []atifToolCall   `json:"tool_calls"`
 	Observation      *atifObservation `json:"observation"`
 	Metrics          *atifMetrics     `json:"metrics"`
+	LLMCallCount     *int             `json:"llm_call_count"`
+	IsCopiedContext  *bool            `json:"is_copied_context"`
 }
 
 type atifToolCall struct {
@@ -65,6 +92,39 @@ type atifObservation struct {
 type atifResult struct {
 	SourceCallID *string         `json:"source_call_id"`
 	Content      json.RawMessage `json:"content"`
+	Subagents    json.RawMessage `json:"subagent_trajectory_ref"`
+}
+
+// subagentRefs reads subagent_trajectory_ref: a list of references, or
+// one.
+func subagentRefs(raw json.RawMessage) ([]SubagentRef, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var list []SubagentRef
+	if raw[0] == '{' {
+		var one SubagentRef
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, fmt.Errorf("subagent_trajectory_ref: %w", err)
+		}
+		return []SubagentRef{one}, nil
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("subagent_trajectory_ref: %w", err)
+	}
+	return list, nil
+}
+
+// embeddedTrajectory is the part of an embedded subagent trajectory read
+// for its totals.
+type embeddedTrajectory struct {
+	Final *FinalMetrics `json:"final_metrics"`
+	Steps []struct {
+		Source          string       `json:"source"`
+		Metrics         *atifMetrics `json:"metrics"`
+		IsCopiedContext *bool        `json:"is_copied_context"`
+	} `json:"steps"`
 }
 
 type atifMetrics struct {
@@ -78,10 +138,12 @@ type atifMetrics struct {
 // streamed one step at a time) and passes its normalized events to emit:
 // per step, its message; per tool call, the call, its result (matched by
 // source_call_id) and what the call did, as edit and test_run events
-// (classify.go). name is the file's name for errors. It returns the
+// (classify.go). Events are numbered offset + step_id, so that the files of
+// one run (a continuation) number their steps on. Steps marked as copied
+// context are skipped. name is the file's name for errors. It returns the
 // trajectory's Info.
-func ReadATIF(r io.Reader, name string, emit func(*Event) error) (*Info, error) {
-	info := &Info{Format: FormatATIF}
+func ReadATIF(r io.Reader, name string, offset int, emit func(*Event) error) (*Info, error) {
+	info := &Info{Format: FormatATIF, LastStep: offset}
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	fail := func(format string, args ...any) (*Info, error) {
@@ -117,7 +179,34 @@ func ReadATIF(r io.Reader, name string, emit func(*Event) error) (*Info, error) 
 			if err := dec.Decode(&fm); err != nil {
 				return fail("final_metrics: %v", err)
 			}
+			if err := fm.check(); err != nil {
+				return fail("final_metrics: %v", err)
+			}
 			info.Final = &fm
+		case "continued_trajectory_ref":
+			if err := dec.Decode(&info.Continued); err != nil {
+				return fail("continued_trajectory_ref: %v", err)
+			}
+		case "subagent_trajectories":
+			if t, err := dec.Token(); err != nil || (t != json.Delim('[') && t != nil) {
+				return fail("subagent_trajectories: want an array")
+			} else if t == nil {
+				continue
+			}
+			for n := 1; dec.More(); n++ {
+				var et embeddedTrajectory
+				if err := dec.Decode(&et); err != nil {
+					return fail("subagent_trajectories[%d]: %v", n, err)
+				}
+				tot, err := et.totals()
+				if err != nil {
+					return fail("subagent_trajectories[%d]: %v", n, err)
+				}
+				info.Embedded.Add(tot)
+			}
+			if _, err := dec.Token(); err != nil {
+				return fail("subagent_trajectories: %v", err)
+			}
 		case "steps":
 			sawSteps = true
 			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
@@ -131,14 +220,32 @@ func ReadATIF(r io.Reader, name string, emit func(*Event) error) (*Info, error) 
 				}
 				info.Steps++
 				id, err := s.StepID.Int64()
-				if err != nil || id < 1 || id > 1<<31 {
+				if err != nil || id < 1 || id > 1<<30 {
 					return fail("step %d: step_id %q is not a positive integer", info.Steps, s.StepID)
 				}
 				if int(id) <= last {
 					return fail("step %d: step_id %d does not follow %d", info.Steps, id, last)
 				}
 				last = int(id)
-				if err := normalizeStep(&s, int(id), info.Model, emit); err != nil {
+				info.LastStep = offset + last
+				if s.IsCopiedContext != nil && *s.IsCopiedContext {
+					info.Copied++
+					continue
+				}
+				if s.Observation != nil {
+					for _, res := range s.Observation.Results {
+						refs, err := subagentRefs(res.Subagents)
+						if err != nil {
+							return fail("step_id %d: %v", id, err)
+						}
+						for _, ref := range refs {
+							if len(info.Subagents) < MaxSubagents {
+								info.Subagents = append(info.Subagents, ref)
+							}
+						}
+					}
+				}
+				if err := normalizeStep(&s, offset+last, info.Model, emit); err != nil {
 					var se stepError
 					if errors.As(err, &se) {
 						return fail("step_id %d: %v", id, se.error)
@@ -171,6 +278,76 @@ func ReadATIF(r io.Reader, name string, emit func(*Event) error) (*Info, error) 
 	return info, nil
 }
 
+// tokens reads a step's token counts (nil when it has none): prompt
+// tokens include the cached ones (ATIF v1.2), so non-cached input is their
+// difference.
+func (m *atifMetrics) tokens() (*Tokens, error) {
+	if m.CostUSD != nil && !plausibleCost(*m.CostUSD) {
+		return nil, fmt.Errorf("cost_usd %v is not a plausible cost", *m.CostUSD)
+	}
+	if m.PromptTokens == nil && m.CompletionTokens == nil && m.CachedTokens == nil {
+		return nil, nil
+	}
+	tk := &Tokens{Cached: val(m.CachedTokens), Output: val(m.CompletionTokens)}
+	if tk.Cached < 0 || tk.Output < 0 || val(m.PromptTokens) < 0 {
+		return nil, errors.New("negative token count")
+	}
+	tk.Input = max(val(m.PromptTokens)-tk.Cached, 0)
+	return tk, nil
+}
+
+func plausibleCost(c float64) bool { return c >= 0 && c < 1e9 }
+
+// check rejects totals no run can have.
+func (fm *FinalMetrics) check() error {
+	for _, p := range []*int64{fm.PromptTokens, fm.CompletionTokens, fm.CachedTokens} {
+		if p != nil && *p < 0 {
+			return errors.New("negative token count")
+		}
+	}
+	if fm.CostUSD != nil && !plausibleCost(*fm.CostUSD) {
+		return fmt.Errorf("total_cost_usd %v is not a plausible cost", *fm.CostUSD)
+	}
+	return nil
+}
+
+// Totals reads final metrics as totals.
+func (fm *FinalMetrics) Totals() Totals {
+	var t Totals
+	if fm.PromptTokens != nil || fm.CompletionTokens != nil {
+		cached := val(fm.CachedTokens)
+		t.Tokens = Tokens{Input: max(val(fm.PromptTokens)-cached, 0), Cached: cached, Output: val(fm.CompletionTokens)}
+		t.HasTokens = true
+	}
+	if fm.CostUSD != nil {
+		t.CostUSD, t.HasCost = *fm.CostUSD, true
+	}
+	return t
+}
+
+// totals of an embedded subagent trajectory: its final metrics, else
+// its agent steps' sums.
+func (et *embeddedTrajectory) totals() (Totals, error) {
+	if et.Final != nil {
+		if err := et.Final.check(); err != nil {
+			return Totals{}, fmt.Errorf("final_metrics: %w", err)
+		}
+		return et.Final.Totals(), nil
+	}
+	var t Totals
+	for i, s := range et.Steps {
+		if s.Source != Agent || s.Metrics == nil || (s.IsCopiedContext != nil && *s.IsCopiedContext) {
+			continue
+		}
+		tk, err := s.Metrics.tokens()
+		if err != nil {
+			return Totals{}, fmt.Errorf("step %d: metrics: %w", i+1, err)
+		}
+		t.AddStep(tk, s.Metrics.CostUSD)
+	}
+	return t, nil
+}
+
 // stepError is a problem with a step's content, as opposed to an error of
 // emit.
 type stepError struct{ error }
@@ -183,22 +360,22 @@ func normalizeStep(s *atifStep, step int, model string, emit func(*Event) error)
 		return stepError{fmt.Errorf("source %q: system, user or agent", s.Source)}
 	}
 	msg := &Event{Step: step, Type: Message, Source: s.Source, Text: Cut(textOf(s.Message), MaxText), Time: s.Timestamp}
+	if s.LLMCallCount != nil && *s.LLMCallCount < 0 {
+		return stepError{fmt.Errorf("llm_call_count %d is negative", *s.LLMCallCount)}
+	}
 	if s.Source == Agent {
+		msg.LLMCalls = s.LLMCallCount
 		msg.Reasoning = Cut(textOf(s.ReasoningContent), MaxText)
 		msg.Model = s.ModelName
 		if msg.Model == "" {
 			msg.Model = model
 		}
 		if m := s.Metrics; m != nil {
-			if m.PromptTokens != nil || m.CompletionTokens != nil || m.CachedTokens != nil {
-				tk := &Tokens{Cached: val(m.CachedTokens), Output: val(m.CompletionTokens)}
-				tk.Input = max(val(m.PromptTokens)-tk.Cached, 0)
-				if tk.Cached < 0 || tk.Output < 0 || val(m.PromptTokens) < 0 {
-					return stepError{errors.New("metrics: negative token count")}
-				}
-				msg.Tokens = tk
+			tk, err := m.tokens()
+			if err != nil {
+				return stepError{fmt.Errorf("metrics: %w", err)}
 			}
-			msg.CostUSD = m.CostUSD
+			msg.Tokens, msg.CostUSD = tk, m.CostUSD
 		}
 	}
 	if err := emit(msg); err != nil {
@@ -213,7 +390,7 @@ func normalizeStep(s *atifStep, step int, model string, emit func(*Event) error)
 		args := argsOf(tc.Arguments)
 		c := classifyCall(tc.FunctionName, args)
 		call := &Event{Step: step, Type: ToolCall, ID: tc.ID, Tool: Cut(tc.FunctionName, 200), Args: Cut(compact(tc.Arguments), MaxArgs),
-			Action: c.action, Command: Cut(c.command, MaxArgs), FilesRead: c.read, FilesWritten: c.written}
+			Action: c.action, Command: Cut(c.command, MaxArgs), FilesRead: c.read, FilesWritten: c.written, Ranges: c.ranges, Revert: c.revert}
 		if err := emit(call); err != nil {
 			return err
 		}
@@ -303,7 +480,7 @@ func derived(step int, c call, res *Event) []*Event {
 	case ActWrite:
 		failed := res != nil && res.Error
 		for _, p := range c.written {
-			out = append(out, &Event{Step: step, Type: Edit, Path: p, Op: c.ops[p], Error: failed})
+			out = append(out, &Event{Step: step, Type: Edit, Path: p, Op: c.ops[p], Error: failed, Revert: c.revert})
 		}
 	case ActTest:
 		tr := &Event{Step: step, Type: TestRun, Command: Cut(c.command, MaxArgs)}

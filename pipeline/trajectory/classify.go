@@ -22,6 +22,12 @@ type call struct {
 	read    []string
 	written []string
 	ops     map[string]string // written path -> edit op
+	// ranges are the lines shown of read files (none: shown whole);
+	// whole are the files some part of the call showed whole.
+	ranges []Range
+	whole  map[string]bool
+	// revert is set when the call undoes earlier edits.
+	revert bool
 }
 
 var (
@@ -45,9 +51,11 @@ func classifyCall(name string, args map[string]any) call {
 		if v, isVerb := editorVerbs[verb]; isVerb && len(paths) > 0 {
 			if v == ActRead {
 				c.action, c.read = ActRead, paths
+				c.rangeArgs(args)
 			} else {
 				c.action = ActWrite
 				c.write(paths, v)
+				c.revert = verb == "undo_edit"
 			}
 			return c
 		}
@@ -55,6 +63,7 @@ func classifyCall(name string, args map[string]any) call {
 	switch {
 	case slices.Contains(readTools, n):
 		c.action, c.read = ActRead, paths
+		c.rangeArgs(args)
 	case slices.Contains(createTools, n):
 		c.action = ActWrite
 		c.write(paths, OpCreate)
@@ -89,6 +98,44 @@ func classifyCall(name string, args map[string]any) call {
 	slices.Sort(c.read)
 	c.read = slices.Compact(c.read)
 	return c
+}
+
+// rangeArgs reads the line range a read tool's arguments ask for:
+// view_range [from, to] (to -1: the end), offset and limit, or
+// start_line/end_line. It applies to a call that reads one file.
+func (c *call) rangeArgs(args map[string]any) {
+	if len(c.read) != 1 {
+		return
+	}
+	num := func(keys ...string) int {
+		for _, k := range keys {
+			if f, ok := args[k].(float64); ok && f == float64(int(f)) {
+				return int(f)
+			}
+		}
+		return 0
+	}
+	from, to := 0, 0
+	if vr, ok := args["view_range"].([]any); ok && len(vr) == 2 {
+		a, ok1 := vr[0].(float64)
+		b, ok2 := vr[1].(float64)
+		if ok1 && ok2 {
+			from, to = int(a), int(b)
+			if to < 0 {
+				to = 0
+			}
+		}
+	} else if off, lim := num("offset"), num("limit"); off > 0 || lim > 0 {
+		from = max(off, 1)
+		if lim > 0 {
+			to = from + lim - 1
+		}
+	} else {
+		from, to = num("start_line", "line_start"), num("end_line", "line_end")
+	}
+	if from >= 1 && (to == 0 || to >= from) && (from > 1 || to > 0) {
+		c.ranges = append(c.ranges, Range{Path: c.read[0], From: from, To: to})
+	}
 }
 
 func (c *call) write(paths []string, op string) {
@@ -232,9 +279,9 @@ var (
 		`make(?:\s+(?:test|check|build|all))?`, `ctest`, `dotnet\s+(?:test|build)`,
 		`rspec`, `phpunit`, `bazel\s+(?:test|build)`, `\S*run_?tests?\S*`, `(?:ba)?sh\s+\S*test\S*`,
 	}, "|") + `)(?:$|[\s;&|)])`)
-	readCmds   = []string{"cat", "head", "tail", "less", "more", "nl", "bat", "view", "batcat"}
+	readCmds   = []string{"cat", "less", "more", "nl", "bat", "view", "batcat"}
 	searchCmds = []string{"grep", "egrep", "rg", "ag", "ack", "find", "ls", "tree", "fd", "locate", "wc", "file", "stat"}
-	segSplit   = regexp.MustCompile(`&&|\|\||[;|\n]`)
+	stmtSplit  = regexp.MustCompile(`&&|\|\||[;\n]`)
 	redirect   = regexp.MustCompile(`(?:^|[^0-9&<>])>>?\s*([^\s;&|<>]+)`)
 )
 
@@ -245,7 +292,7 @@ var (
 // (ActRun). The first that applies, in that order, names the action; files
 // are gathered from every part of a compound command.
 func classifyCommand(cmd string) call {
-	c := call{ops: map[string]string{}}
+	c := call{ops: map[string]string{}, whole: map[string]bool{}}
 	test, write, read, search := false, false, false, false
 	for _, m := range redirect.FindAllStringSubmatch(cmd, -1) {
 		t := m[1]
@@ -257,60 +304,82 @@ func classifyCommand(cmd string) call {
 			write = true
 		}
 	}
-	for _, seg := range segSplit.Split(cmd, -1) {
-		f := shellFields(seg)
-		if len(f) == 0 {
-			continue
-		}
-		// Skip "cd x", env assignments and sudo/timeout wrappers.
-		for len(f) > 0 && (strings.Contains(f[0], "=") || f[0] == "sudo" || f[0] == "env" || f[0] == "timeout" || f[0] == "time") {
-			f = f[1:]
-			if len(f) > 0 && isNumber(f[0]) {
+	for _, stmt := range stmtSplit.Split(cmd, -1) {
+		// piped are the files the previous part of a pipeline read: a
+		// head, tail or sed -n reading its input shows only their lines.
+		var piped []string
+		for _, seg := range strings.Split(stmt, "|") {
+			f := shellFields(seg)
+			// Skip env assignments and sudo/timeout wrappers.
+			for len(f) > 0 && (strings.Contains(f[0], "=") || f[0] == "sudo" || f[0] == "env" || f[0] == "timeout" || f[0] == "time") {
 				f = f[1:]
+				if len(f) > 0 && isNumber(f[0]) {
+					f = f[1:]
+				}
 			}
-		}
-		if len(f) == 0 {
-			continue
-		}
-		bin := path.Base(f[0])
-		args := operands(f[1:])
-		switch {
-		case verifyCmd.MatchString(bin + " " + strings.Join(f[1:], " ")):
-			test = true
-		case bin == "sed" && hasFlag(f[1:], "-i"):
-			if len(args) > 0 {
-				c.write(norm(args[len(args)-1:]), OpModify)
+			if len(f) == 0 {
+				piped = nil
+				continue
 			}
-			write = true
-		case bin == "sed":
-			if len(args) > 1 {
-				c.read = append(c.read, norm(args[len(args)-1:])...)
+			bin := path.Base(f[0])
+			args := operands(f[1:])
+			var readNow []string
+			switch {
+			case verifyCmd.MatchString(bin + " " + strings.Join(f[1:], " ")):
+				test = true
+			case bin == "sed" && hasFlag(f[1:], "-i"):
+				if len(args) > 0 {
+					c.write(norm(args[len(args)-1:]), OpModify)
+				}
+				write = true
+			case bin == "sed":
+				files := []string{}
+				if len(args) > 1 {
+					files = norm(args[len(args)-1:])
+				}
+				readNow = c.showLines(files, piped, sedRange(args))
+				read = true
+			case bin == "head" || bin == "tail":
+				readNow = c.showLines(norm(countOperands(f[1:])), piped, headTailRange(bin, f[1:]))
+				read = true
+			case bin == "tee":
+				c.write(norm(args), OpModify)
+				write = true
+			case bin == "rm":
+				c.write(norm(args), OpDelete)
+				write = true
+			case bin == "touch" || bin == "mkdir":
+				if bin == "touch" {
+					c.write(norm(args), OpCreate)
+				}
+				write = true
+			case (bin == "mv" || bin == "cp") && len(args) == 2:
+				if bin == "mv" {
+					c.write(norm(args[:1]), OpDelete)
+				}
+				c.write(norm(args[1:]), OpCreate)
+				write = true
+			case bin == "git" && len(f) > 1 && (f[1] == "checkout" || f[1] == "restore"):
+				// Restoring files undoes edits; a checkout of a branch is
+				// a write of files not known here.
+				c.write(restoredPaths(f[2:]), OpModify)
+				c.revert, write = true, true
+			case bin == "git" && len(f) > 1 && f[1] == "stash":
+				c.revert, write = true, true
+			case bin == "patch" || (bin == "git" && len(f) > 1 && f[1] == "apply"):
+				c.revert = c.revert || hasFlag(f[1:], "-R") || slices.Contains(f[1:], "--reverse")
+				write = true
+			case slices.Contains(readCmds, bin):
+				readNow = norm(args)
+				for _, p := range readNow {
+					c.whole[p] = true
+				}
+				c.read = append(c.read, readNow...)
+				read = true
+			case slices.Contains(searchCmds, bin) || (bin == "git" && len(f) > 1 && slices.Contains([]string{"grep", "ls-files", "log", "show", "diff", "status", "blame"}, f[1])):
+				search = true
 			}
-			read = true
-		case bin == "tee":
-			c.write(norm(args), OpModify)
-			write = true
-		case bin == "rm":
-			c.write(norm(args), OpDelete)
-			write = true
-		case bin == "touch" || bin == "mkdir":
-			if bin == "touch" {
-				c.write(norm(args), OpCreate)
-			}
-			write = true
-		case (bin == "mv" || bin == "cp") && len(args) == 2:
-			if bin == "mv" {
-				c.write(norm(args[:1]), OpDelete)
-			}
-			c.write(norm(args[1:]), OpCreate)
-			write = true
-		case bin == "patch" || (bin == "git" && len(f) > 1 && (f[1] == "apply" || f[1] == "checkout" || f[1] == "restore" || f[1] == "stash")):
-			write = true
-		case slices.Contains(readCmds, bin):
-			c.read = append(c.read, norm(args)...)
-			read = true
-		case slices.Contains(searchCmds, bin) || (bin == "git" && len(f) > 1 && slices.Contains([]string{"grep", "ls-files", "log", "show", "diff", "status", "blame"}, f[1])):
-			search = true
+			piped = readNow
 		}
 	}
 	switch {
@@ -327,7 +396,136 @@ func classifyCommand(cmd string) call {
 	}
 	slices.Sort(c.read)
 	c.read = slices.Compact(c.read)
+	// A file some part showed whole was seen whole.
+	c.ranges = slices.DeleteFunc(c.ranges, func(r Range) bool { return c.whole[r.Path] })
 	return c
+}
+
+// showLines records a head, tail or sed -n read: of its own files, or
+// else of the files the previous part of the pipeline read (which then
+// showed only these lines); r is nil when the lines are not known. It
+// returns the files read.
+func (c *call) showLines(files, piped []string, r *Range) []string {
+	if len(files) == 0 {
+		if r != nil {
+			for _, p := range piped {
+				delete(c.whole, p)
+			}
+		}
+		files = piped
+	} else {
+		c.read = append(c.read, files...)
+	}
+	for _, p := range files {
+		if r == nil {
+			c.whole[p] = true
+		} else {
+			c.ranges = append(c.ranges, Range{Path: p, From: r.From, To: r.To})
+		}
+	}
+	return files
+}
+
+var sedPrint = regexp.MustCompile(`^(\d+)(?:,(\d+|\$))?p$`)
+
+// sedRange is the lines `sed -n 'A,Bp'` prints, or nil.
+func sedRange(args []string) *Range {
+	if len(args) == 0 {
+		return nil
+	}
+	m := sedPrint.FindStringSubmatch(args[0])
+	if m == nil {
+		return nil
+	}
+	from, _ := strconv.Atoi(m[1])
+	to := from
+	switch m[2] {
+	case "$":
+		to = 0
+	case "":
+	default:
+		to, _ = strconv.Atoi(m[2])
+	}
+	if from < 1 || (to != 0 && to < from) {
+		return nil
+	}
+	return &Range{From: from, To: to}
+}
+
+// headTailRange is the lines head or tail shows: -n N, -N or 10; tail
+// -n +N shows from line N to the end.
+func headTailRange(bin string, f []string) *Range {
+	n, fromStart := 10, false
+	count := func(w string) bool {
+		fromStart = strings.HasPrefix(w, "+")
+		k, err := strconv.Atoi(strings.TrimPrefix(w, "+"))
+		n = k
+		return err == nil
+	}
+	for i, w := range f {
+		switch {
+		case w == "-n" && i+1 < len(f):
+			if !count(f[i+1]) {
+				return nil
+			}
+		case strings.HasPrefix(w, "-n"):
+			if !count(w[2:]) {
+				return nil
+			}
+		case len(w) > 1 && w[0] == '-' && isDigits(w[1:]):
+			n, _ = strconv.Atoi(w[1:])
+		}
+	}
+	switch {
+	case n < 1:
+		return nil
+	case bin == "tail" && fromStart:
+		return &Range{From: n}
+	case bin == "tail":
+		return &Range{From: -n}
+	}
+	return &Range{From: 1, To: n}
+}
+
+// countOperands are head's or tail's file operands: the operands but the
+// count after -n or -c.
+func countOperands(f []string) []string {
+	var out []string
+	for i := 0; i < len(f); i++ {
+		switch w := f[i]; {
+		case w == "-n" || w == "-c":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// restoredPaths are the files `git checkout`/`git restore` name: the words
+// after "--", else the operands that look like paths (a branch name has
+// no "/" nor ".").
+func restoredPaths(f []string) []string {
+	if i := slices.Index(f, "--"); i >= 0 {
+		return norm(f[i+1:])
+	}
+	var out []string
+	for _, w := range operands(f) {
+		if strings.ContainsAny(w, "/.") && w != "." {
+			out = append(out, w)
+		}
+	}
+	return norm(out)
 }
 
 // shellFields splits a command segment into words, dropping quotes (a
@@ -457,4 +655,23 @@ func errorLine(out string) string {
 }
 
 // ClaimsDone reports whether an agent's message says the work is done.
-func ClaimsDone(text string) bool { return claimDoneRe.MatchString(text) }
+// Most messages have none of the words a claim needs, and the test on
+// them is cheaper than the pattern (analyze asks it of many messages).
+func ClaimsDone(text string) bool {
+	return HasAnyWord(text, claimWords) && claimDoneRe.MatchString(text)
+}
+
+// claimWords are words every claim claimDoneRe matches holds one of.
+var claimWords = []string{"implemented", "complete", "added", "fixed", "done", "finished", "resolved", "pass", "successfully"}
+
+// HasAnyWord reports whether text holds one of the lower-case words,
+// ignoring case.
+func HasAnyWord(text string, words []string) bool {
+	lower := strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -60,7 +60,7 @@ const (
 	OpDelete = "delete"
 )
 
-// End reasons that are limits (the termination phase's budget_exhausted).
+// End reasons that are limits (the budget_exhausted signal).
 const (
 	EndTimeout         = "timeout"
 	EndStepLimit       = "step_limit"
@@ -99,6 +99,10 @@ type Event struct {
 	Model     string   `json:"model,omitempty"`
 	Tokens    *Tokens  `json:"tokens,omitempty"`
 	CostUSD   *float64 `json:"cost_usd,omitempty"`
+	// LLMCalls is how many model calls an agent step made, when the
+	// trajectory says (ATIF v1.7's llm_call_count); a step with none is an
+	// orchestration step, not a turn.
+	LLMCalls *int `json:"llm_calls,omitempty"`
 	// Time is when the step happened (RFC 3339), when known.
 	Time string `json:"time,omitempty"`
 	// ToolCall and Result: ID pairs them. A tool call has Tool, Args (its
@@ -111,6 +115,10 @@ type Event struct {
 	Command      string   `json:"command,omitempty"`
 	FilesRead    []string `json:"files_read,omitempty"`
 	FilesWritten []string `json:"files_written,omitempty"`
+	// Ranges are the lines a read showed of some of FilesRead (a view
+	// range, sed -n, head, tail); a file read without a range was shown
+	// whole.
+	Ranges []Range `json:"ranges,omitempty"`
 	// Result (Text is the output, cut): the exit code when the output
 	// tells it; Error when the action failed; the paths it said do not
 	// exist; the first error line, normalized (digits as N), so that
@@ -122,15 +130,27 @@ type Event struct {
 	ErrorLine    string   `json:"error_line,omitempty"`
 	Invalid      bool     `json:"invalid,omitempty"`
 	// Edit: Path, Op; Error (above) when the tool said the edit was not
-	// applied.
-	Path string `json:"path,omitempty"`
-	Op   string `json:"op,omitempty"`
+	// applied. Revert, on an edit or a tool call, when it undoes earlier
+	// edits (undo_edit, git checkout or restore of files, git stash, a
+	// reversed patch).
+	Path   string `json:"path,omitempty"`
+	Op     string `json:"op,omitempty"`
+	Revert bool   `json:"revert,omitempty"`
 	// TestRun: Command (above); Passed when the outcome is known;
 	// BuildError when the output shows a build, syntax or import error.
 	Passed     *bool `json:"passed,omitempty"`
 	BuildError bool  `json:"build_error,omitempty"`
 	// End: Reason, one of EndReasons.
 	Reason string `json:"reason,omitempty"`
+}
+
+// Range is the lines of a file a read showed: From to To, 1-based and
+// inclusive; To 0 is the end of the file; a negative From is the last
+// -From lines (tail).
+type Range struct {
+	Path string `json:"path"`
+	From int    `json:"from"`
+	To   int    `json:"to"`
 }
 
 // Check reports what is wrong with an event, or nil.
@@ -146,6 +166,11 @@ func (e *Event) Check() error {
 	case ToolCall:
 		if e.Action != "" && !slices.Contains(Actions, e.Action) {
 			return fmt.Errorf("tool_call action %q: one of %v", e.Action, Actions)
+		}
+		for _, r := range e.Ranges {
+			if r.Path == "" || r.From == 0 || r.To < 0 || (r.From < 0 && r.To != 0) || (r.To > 0 && r.To < r.From) {
+				return fmt.Errorf("tool_call range %+v: from ≥ 1 and to 0 or ≥ from, or from < 0 and to 0", r)
+			}
 		}
 	case Edit:
 		if e.Path == "" {
@@ -164,6 +189,12 @@ func (e *Event) Check() error {
 	}
 	if e.Tokens != nil && (e.Tokens.Input < 0 || e.Tokens.Cached < 0 || e.Tokens.Output < 0) {
 		return fmt.Errorf("negative token count")
+	}
+	if e.CostUSD != nil && !(*e.CostUSD >= 0 && *e.CostUSD < 1e9) {
+		return fmt.Errorf("cost_usd %v is not a plausible cost", *e.CostUSD)
+	}
+	if e.LLMCalls != nil && *e.LLMCalls < 0 {
+		return fmt.Errorf("llm_calls %d is negative", *e.LLMCalls)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -138,7 +137,7 @@ func (w *Writer) Write(e *Event) error { return w.enc.Encode(e) }
 // Flush writes what is buffered.
 func (w *Writer) Flush() error { return w.bw.Flush() }
 
-// Format names of ReadFile.
+// Trajectory formats.
 const (
 	FormatATIF  = "atif"
 	FormatJSONL = "jsonl"
@@ -154,28 +153,6 @@ func FormatOf(path string) (string, error) {
 		return FormatATIF, nil
 	}
 	return "", fmt.Errorf("trajectory %s: unknown format (want ATIF .json or lolbench events .jsonl)", path)
-}
-
-// ReadFile reads a trajectory file of either format (FormatOf) and passes
-// its events to emit. For ATIF the returned Info describes the
-// trajectory; for JSONL it is empty but for the format.
-func ReadFile(path string, emit func(*Event) error) (*Info, error) {
-	format, err := FormatOf(path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("trajectory: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("trajectory %s: not a regular file", path)
-	}
-	if format == FormatJSONL {
-		return &Info{Format: FormatJSONL}, ReadJSONL(f, path, emit)
-	}
-	return ReadATIF(f, path, emit)
 }
 
 func validUTF8(s string) string {

@@ -3,8 +3,6 @@ package trajectory
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,11 +39,11 @@ const atifSample = `{
 
 func TestReadATIF(t *testing.T) {
 	var got []Event
-	info, err := ReadATIF(strings.NewReader(atifSample), "t.json", func(e *Event) error { got = append(got, *e); return nil })
+	info, err := ReadATIF(strings.NewReader(atifSample), "t.json", 0, func(e *Event) error { got = append(got, *e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.SchemaVersion != "ATIF-v1.4" || info.AgentName != "openhands" || info.Model != "m-1" || info.Steps != 6 ||
+	if info.SchemaVersion != "ATIF-v1.4" || info.AgentName != "openhands" || info.Model != "m-1" || info.Steps != 6 || info.LastStep != 7 ||
 		info.Final == nil || *info.Final.PromptTokens != 5300 || *info.Final.CostUSD != 0.05 {
 		t.Fatalf("info %+v", info)
 	}
@@ -102,8 +100,16 @@ func TestReadATIFErrors(t *testing.T) {
 		{"truncated", `{"schema_version": "ATIF-v1.4", "steps": [{"step_id": 1,`, "t.json: step 1:"},
 		{"trailing", `{"schema_version": "ATIF-v1.4", "steps": []} {}`, "t.json: data after the trajectory object"},
 		{"bad type", `{"schema_version": 4, "steps": []}`, "t.json: schema_version:"},
+		{"final metrics", `{"schema_version": "ATIF-v1.4", "steps": [], "final_metrics": {"total_prompt_tokens": -5}}`, "t.json: final_metrics: negative token count"},
+		{"final cost", `{"schema_version": "ATIF-v1.4", "steps": [], "final_metrics": {"total_cost_usd": -0.5}}`, "t.json: final_metrics: total_cost_usd -0.5 is not a plausible cost"},
+		{"final type", `{"schema_version": "ATIF-v1.4", "steps": [], "final_metrics": {"total_prompt_tokens": "7802"}}`, "t.json: final_metrics: json: cannot unmarshal string"},
+		{"step cost", `{"schema_version": "ATIF-v1.4", "steps": [{"step_id": 1, "source": "agent", "message": "", "metrics": {"cost_usd": -1}}]}`, "t.json: step_id 1: metrics: cost_usd -1 is not a plausible cost"},
+		{"calls", `{"schema_version": "ATIF-v1.7", "steps": [{"step_id": 1, "source": "agent", "message": "", "llm_call_count": -1}]}`, "t.json: step_id 1: llm_call_count -1 is negative"},
+		{"continued type", `{"schema_version": "ATIF-v1.5", "steps": [], "continued_trajectory_ref": 3}`, "t.json: continued_trajectory_ref: json: cannot unmarshal number"},
+		{"subagent ref", `{"schema_version": "ATIF-v1.5", "steps": [{"step_id": 1, "source": "system", "message": "", "observation": {"results": [{"subagent_trajectory_ref": "x.json"}]}}]}`, "t.json: step_id 1: subagent_trajectory_ref: json: cannot unmarshal string"},
+		{"embedded", `{"schema_version": "ATIF-v1.7", "steps": [], "subagent_trajectories": {}}`, "t.json: subagent_trajectories: want an array"},
 	} {
-		_, err := ReadATIF(strings.NewReader(c.src), "t.json", func(*Event) error { return nil })
+		_, err := ReadATIF(strings.NewReader(c.src), "t.json", 0, func(*Event) error { return nil })
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -112,7 +118,7 @@ func TestReadATIFErrors(t *testing.T) {
 
 func TestJSONLRoundTripAndErrors(t *testing.T) {
 	var in []Event
-	if _, err := ReadATIF(strings.NewReader(atifSample), "t.json", func(e *Event) error { in = append(in, *e); return nil }); err != nil {
+	if _, err := ReadATIF(strings.NewReader(atifSample), "t.json", 0, func(e *Event) error { in = append(in, *e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -141,6 +147,8 @@ func TestJSONLRoundTripAndErrors(t *testing.T) {
 		{"two values", `{"step":1,"type":"message","source":"user"} {}`, "e.jsonl:1: more than one JSON value"},
 		{"negative", `{"step":-1,"type":"message","source":"user"}`, "e.jsonl:1: step -1 is negative"},
 		{"tokens", `{"step":1,"type":"message","source":"agent","tokens":{"input":-1,"cached":0,"output":0}}`, "e.jsonl:1: negative token count"},
+		{"cost", `{"step":1,"type":"message","source":"agent","cost_usd":-2}`, "e.jsonl:1: cost_usd -2 is not a plausible cost"},
+		{"range", `{"step":1,"type":"tool_call","ranges":[{"path":"a.go","from":5,"to":2}]}`, "e.jsonl:1: tool_call range"},
 		{"long line", `{"step":1,"type":"message","source":"user","text":"` + strings.Repeat("x", MaxLine) + `"}`, "e.jsonl:1: line longer than"},
 	} {
 		err := ReadJSONL(strings.NewReader(c.src), "e.jsonl", func(*Event) error { return nil })
@@ -159,33 +167,14 @@ func TestJSONLRoundTripAndErrors(t *testing.T) {
 	}
 }
 
-func TestReadFile(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "a.json"), []byte(atifSample), 0o644)
-	os.WriteFile(filepath.Join(dir, "b.jsonl"), []byte(`{"step":1,"type":"message","source":"user","text":"hi"}`+"\n"), 0o644)
-	n := 0
-	info, err := ReadFile(filepath.Join(dir, "a.json"), func(*Event) error { n++; return nil })
-	if err != nil || info.Format != FormatATIF || n != 16 {
-		t.Fatalf("atif: %v %+v %d", err, info, n)
-	}
-	n = 0
-	if info, err = ReadFile(filepath.Join(dir, "b.jsonl"), func(*Event) error { n++; return nil }); err != nil || info.Format != FormatJSONL || n != 1 {
-		t.Fatalf("jsonl: %v %+v %d", err, info, n)
-	}
-	if _, err := ReadFile(filepath.Join(dir, "c.txt"), nil); err == nil || !strings.Contains(err.Error(), "c.txt: unknown format") {
-		t.Fatalf("format: %v", err)
-	}
-	if _, err := ReadFile(dir+"/", nil); err == nil {
-		t.Fatal("a folder was read")
-	}
-}
-
 func TestClassifyCall(t *testing.T) {
 	type want struct {
 		action        string
 		read, written []string
 		ops           map[string]string
 		command       string
+		ranges        []Range
+		revert        bool
 	}
 	for _, c := range []struct {
 		tool string
@@ -204,7 +193,19 @@ func TestClassifyCall(t *testing.T) {
 		{"bash", `{"command":"echo hi > out.txt 2>/dev/null"}`, want{action: ActWrite, written: []string{"out.txt"}, ops: map[string]string{"out.txt": OpModify}, command: "echo hi > out.txt 2>/dev/null"}},
 		{"bash", `{"command":"grep -rn pytest setup.cfg"}`, want{action: ActSearch, command: "grep -rn pytest setup.cfg"}},
 		{"bash", `{"command":"PYTHONPATH=. timeout 60 pytest -q"}`, want{action: ActTest, command: "PYTHONPATH=. timeout 60 pytest -q"}},
-		{"bash", `{"command":"nl -ba src/m.py | sed -n '1,20p'"}`, want{action: ActRead, read: []string{"src/m.py"}, command: "nl -ba src/m.py | sed -n '1,20p'"}},
+		{"bash", `{"command":"nl -ba src/m.py | sed -n '1,20p'"}`, want{action: ActRead, read: []string{"src/m.py"}, command: "nl -ba src/m.py | sed -n '1,20p'", ranges: []Range{{"src/m.py", 1, 20}}}},
+		{"bash", `{"command":"head -n 50 a.py b.py && tail -5 c.py; sed -n '10,$p' d.py; cat e.py | head -3; cat f.py"}`, want{action: ActRead, read: []string{"a.py", "b.py", "c.py", "d.py", "e.py", "f.py"},
+			command: "head -n 50 a.py b.py && tail -5 c.py; sed -n '10,$p' d.py; cat e.py | head -3; cat f.py",
+			ranges:  []Range{{"a.py", 1, 50}, {"b.py", 1, 50}, {"c.py", -5, 0}, {"d.py", 10, 0}, {"e.py", 1, 3}}}},
+		{"bash", `{"command":"tail -n +40 k.py"}`, want{action: ActRead, read: []string{"k.py"}, command: "tail -n +40 k.py", ranges: []Range{{"k.py", 40, 0}}}},
+		{"bash", `{"command":"cat g.py && sed -n 2,4p g.py"}`, want{action: ActRead, read: []string{"g.py"}, command: "cat g.py && sed -n 2,4p g.py"}},
+		{"str_replace_editor", `{"command":"view","path":"/testbed/h.py","view_range":[30,-1]}`, want{action: ActRead, read: []string{"h.py"}, ranges: []Range{{"h.py", 30, 0}}}},
+		{"Read", `{"file_path":"/testbed/i.py","offset":100,"limit":40}`, want{action: ActRead, read: []string{"i.py"}, ranges: []Range{{"i.py", 100, 139}}}},
+		{"str_replace_editor", `{"command":"undo_edit","path":"/testbed/j.py"}`, want{action: ActWrite, written: []string{"j.py"}, ops: map[string]string{"j.py": OpModify}, revert: true}},
+		{"bash", `{"command":"git checkout -- k.py l/m.py"}`, want{action: ActWrite, written: []string{"k.py", "l/m.py"}, ops: map[string]string{"k.py": OpModify, "l/m.py": OpModify}, command: "git checkout -- k.py l/m.py", revert: true}},
+		{"bash", `{"command":"git stash"}`, want{action: ActWrite, command: "git stash", revert: true}},
+		{"bash", `{"command":"git checkout main"}`, want{action: ActWrite, command: "git checkout main", revert: true}},
+		{"bash", `{"command":"patch -R -p1 < fix.diff"}`, want{action: ActWrite, command: "patch -R -p1 < fix.diff", revert: true}},
 		{"bash", `{"command":"python3 -c 'import m; print(m.f())'"}`, want{action: ActRun, command: "python3 -c 'import m; print(m.f())'"}},
 		{"bash", `{"command":"git apply /tmp/fix.patch"}`, want{action: ActWrite, command: "git apply /tmp/fix.patch"}},
 		{"bash_command", `{"keystrokes":"go build ./... \n","duration":1}`, want{action: ActTest, command: "go build ./..."}},
@@ -216,9 +217,13 @@ func TestClassifyCall(t *testing.T) {
 		if len(got.ops) == 0 {
 			got.ops = nil
 		}
+		if len(got.ranges) == 0 {
+			got.ranges = nil
+		}
 		w := c.want
-		if got.action != w.action || !reflect.DeepEqual(got.read, w.read) || !reflect.DeepEqual(got.written, w.written) || !reflect.DeepEqual(got.ops, w.ops) || got.command != w.command {
-			t.Errorf("%s %s: got action %q read %q written %q ops %v command %q", c.tool, c.args, got.action, got.read, got.written, got.ops, got.command)
+		if got.action != w.action || !reflect.DeepEqual(got.read, w.read) || !reflect.DeepEqual(got.written, w.written) || !reflect.DeepEqual(got.ops, w.ops) || got.command != w.command ||
+			!reflect.DeepEqual(got.ranges, w.ranges) || got.revert != w.revert {
+			t.Errorf("%s %s: got action %q read %q written %q ops %v command %q ranges %v revert %v", c.tool, c.args, got.action, got.read, got.written, got.ops, got.command, got.ranges, got.revert)
 		}
 	}
 }
@@ -235,41 +240,51 @@ func TestNormPath(t *testing.T) {
 }
 
 func TestSummaryPhases(t *testing.T) {
-	tk := func(n int64) *Tokens { return &Tokens{Input: n} }
+	tk := func(in, out int64) *Tokens { return &Tokens{Input: in, Cached: 1000, Output: out} }
 	pass, fail := true, false
+	zero := 0
 	evs := []Event{
 		{Step: 1, Type: Message, Source: User, Text: "task"},
-		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1), Time: "2026-01-01T10:00:00Z"},                 // understanding
-		{Step: 3, Type: Message, Source: Agent, Tokens: tk(2)}, {Step: 3, Type: ToolCall, Action: ActSearch}, // localization
-		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4)},                                            // planning (more follows)
-		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8)}, {Step: 5, Type: ToolCall, Action: ActRun}, // localization (no edit yet)
-		{Step: 6, Type: Message, Source: Agent, Tokens: tk(16)}, {Step: 6, Type: ToolCall, Action: ActWrite, FilesWritten: []string{"a"}}, {Step: 6, Type: Edit, Path: "a", Op: OpModify}, // implementation
-		{Step: 7, Type: Message, Source: Agent, Tokens: tk(32)}, {Step: 7, Type: ToolCall, Action: ActTest}, {Step: 7, Type: TestRun, Passed: &fail}, // verification, first attempt
-		{Step: 8, Type: Message, Source: Agent, Tokens: tk(64)}, {Step: 8, Type: ToolCall, Action: ActRun}, // verification (after an edit), repair
-		{Step: 9, Type: Message, Source: Agent, Tokens: tk(128)}, {Step: 9, Type: ToolCall, Action: ActWrite}, // implementation (git apply), repair
-		{Step: 10, Type: Message, Source: Agent, Tokens: tk(256)}, {Step: 10, Type: ToolCall, Action: ActTest}, {Step: 10, Type: TestRun, Passed: &pass},
-		{Step: 11, Type: Message, Source: Agent, Tokens: tk(512), Time: "2026-01-01T10:02:30Z"}, // termination, repair
+		{Step: 2, Type: Message, Source: Agent, Tokens: tk(1, 1), Time: "2026-01-01T10:00:00Z"},                                                                            // understanding
+		{Step: 3, Type: Message, Source: Agent, Tokens: tk(2, 2)}, {Step: 3, Type: ToolCall, Action: ActRead, FilesRead: []string{"a", "b"}, Ranges: []Range{{"b", 5, 9}}}, // localization
+		{Step: 4, Type: Message, Source: Agent, Tokens: tk(4, 4)},                                            // planning (more follows)
+		{Step: 5, Type: Message, Source: Agent, Tokens: tk(8, 8)}, {Step: 5, Type: ToolCall, Action: ActRun}, // localization (no edit yet)
+		{Step: 6, Type: Message, Source: Agent, Tokens: tk(16, 16)}, {Step: 6, Type: ToolCall, Action: ActWrite, FilesWritten: []string{"a"}}, {Step: 6, Type: Edit, Path: "a", Op: OpModify}, // editing
+		{Step: 7, Type: Message, Source: Agent, Tokens: tk(32, 32)}, {Step: 7, Type: ToolCall, Action: ActTest}, {Step: 7, Type: TestRun, Passed: &fail}, // verification, first attempt
+		{Step: 8, Type: Message, Source: Agent, Tokens: tk(64, 64)}, {Step: 8, Type: ToolCall, Action: ActRun}, // verification (after an edit), repair
+		{Step: 9, Type: Message, Source: Agent, LLMCalls: &zero}, {Step: 9, Type: ToolCall, Action: ActRead, FilesRead: []string{"b"}, Ranges: []Range{{"b", 20, 0}}}, // orchestration: not a turn
+		{Step: 10, Type: Message, Source: Agent, Tokens: tk(128, 128)}, {Step: 10, Type: ToolCall, Action: ActWrite}, // editing (git apply), repair
+		{Step: 11, Type: Message, Source: Agent, Tokens: tk(256, 256)}, {Step: 11, Type: ToolCall, Action: ActTest}, {Step: 11, Type: TestRun, Passed: &pass},
+		{Step: 12, Type: Message, Source: Agent, Tokens: tk(512, 1), Time: "2026-01-01T10:02:30Z"}, // closes the run: unclaimed
 	}
 	s := NewSummary()
 	for i := range evs {
 		s.Add(&evs[i])
 	}
 	s.Finish()
-	want := map[string]PhaseSplit{
-		PhaseUnderstanding:  {First: 1},
-		PhasePlanning:       {First: 4},
-		PhaseLocalization:   {First: 2 + 8},
-		PhaseImplementation: {First: 16, Repair: 128},
-		PhaseVerification:   {First: 32, Repair: 64 + 256},
-		PhaseTermination:    {Repair: 512},
+	u := func(in, out int64) Usage { return Usage{Input: in, Output: out} }
+	want := map[string]PhaseUsage{
+		PhaseUnderstanding: {First: u(1, 1)},
+		PhasePlanning:      {First: u(4, 4)},
+		PhaseLocalization:  {First: u(2+8, 2+8)},
+		PhaseEditing:       {First: u(16, 16), Repair: u(128, 128)},
+		PhaseVerification:  {First: u(32, 32), Repair: u(64+256, 64+256)},
 	}
 	for _, p := range Phases {
-		if *s.PhaseTokens[p] != want[p] {
-			t.Errorf("%s: %+v, want %+v", p, *s.PhaseTokens[p], want[p])
+		if *s.Phases[p] != want[p] {
+			t.Errorf("%s: %+v, want %+v", p, *s.Phases[p], want[p])
 		}
 	}
-	if s.Turns != 10 || s.Tokens.Input != 1023 || !s.HasTokens || s.HasCost || s.Wall().Seconds() != 150 {
-		t.Fatalf("turns %d tokens %+v cost %v wall %v", s.Turns, s.Tokens, s.HasCost, s.Wall())
+	// 11 agent steps, one of them orchestration; the cached tokens are in
+	// the steps' sums and in no phase.
+	if s.Turns != 10 || s.Steps.Tokens != (Tokens{Input: 1023, Cached: 10000, Output: 512}) || !s.Steps.HasTokens || s.Steps.HasCost || s.Wall().Seconds() != 150 {
+		t.Fatalf("turns %d steps %+v wall %v", s.Turns, s.Steps, s.Wall())
+	}
+	if s.Unclaimed != u(512, 1) || s.Claimed() != u(511, 511) {
+		t.Errorf("unclaimed %+v claimed %+v", s.Unclaimed, s.Claimed())
+	}
+	if !reflect.DeepEqual(s.Inspected, map[string]*Coverage{"a": {Whole: true}, "b": {Ranges: []Range{{"", 5, 9}, {"", 20, 0}}}}) {
+		t.Errorf("inspected %+v %+v", s.Inspected["a"], s.Inspected["b"])
 	}
 }
 

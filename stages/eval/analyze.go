@@ -51,8 +51,10 @@ func (*Analyze) String() string { return "attributing failures" }
 type Analysis struct {
 	Notes  map[string]string `json:"notes"`
 	Phases []string          `json:"phases"`
-	Judge  JudgeSummary      `json:"judge"`
-	Agents []AgentAnalysis   `json:"agents"`
+	// Signals are the diagnostics reported beside the attribution.
+	Signals []string        `json:"signals"`
+	Judge   JudgeSummary    `json:"judge"`
+	Agents  []AgentAnalysis `json:"agents"`
 }
 
 // JudgeSummary says how the semantic judge was used.
@@ -70,13 +72,32 @@ type JudgeSummary struct {
 // AgentAnalysis is one agent's attribution.
 type AgentAnalysis struct {
 	Agent string `json:"agent"`
-	// Attempts are all the agent's attempts; Failed those not resolved;
-	// NoTrajectory the failed ones without a trajectory, which cannot be
-	// attributed and are left out of the table.
-	Attempts     int `json:"attempts"`
-	Failed       int `json:"failed"`
-	NoTrajectory int `json:"no_trajectory"`
-	Table
+	// Attempts are all the agent's attempts; Failed those not resolved.
+	// NoTrajectory are the failed ones without a trajectory: counted, not
+	// attributed, and kept out of the table. Analyzed (N analyzed) are
+	// the failed ones with a trajectory; of those, Unattributed showed no
+	// mode and Evaluable the rest, whose units the table splits.
+	Attempts     int   `json:"attempts"`
+	Failed       int   `json:"failed"`
+	NoTrajectory int   `json:"no_trajectory"`
+	Analyzed     int   `json:"analyzed"`
+	Unattributed int64 `json:"unattributed"`
+	Evaluable    int64 `json:"evaluable"`
+	Table        Table `json:"table"`
+	// Signals count the analyzed attempts that show each signal.
+	Signals []SignalCount `json:"signals"`
+}
+
+// SignalCount is how many analyzed attempts show a signal.
+type SignalCount struct {
+	Signal   string `json:"signal"`
+	Attempts int    `json:"attempts"`
+}
+
+// SignalHit is a signal found in one attempt.
+type SignalHit struct {
+	Signal string `json:"signal"`
+	Finding
 }
 
 // Attribution is one line of eval/<agent>/attributions.jsonl: one failed
@@ -86,6 +107,7 @@ type Attribution struct {
 	Attempt    int         `json:"attempt"`
 	Trajectory string      `json:"trajectory,omitempty"`
 	Modes      []Detection `json:"modes"`
+	Signals    []SignalHit `json:"signals,omitempty"`
 	Dropped    []Dropped   `json:"dropped,omitempty"`
 	// Unattributed is set when no mode was found; Skipped says why the
 	// attempt was not analyzed.
@@ -95,10 +117,11 @@ type Attribution struct {
 }
 
 var analysisNotes = map[string]string{
-	"unit":     "each failed attempt with a trajectory carries one unit of attribution, split over the modes found in it in proportion to their weights (equation 1); an attempt with no mode gives its unit to \"unattributed\"",
-	"weights":  "a rule-based mode and a high-confidence judgment weigh 1.0, a medium-confidence judgment 0.6; low-confidence judgments, unparseable answers and judgments citing steps the judge was not shown are dropped",
-	"percent":  "a mode's percent is 100 times the sum of its shares over the agent's failed attempts with a trajectory, divided by their number; a phase's is the sum of its modes' (equation 2)",
-	"rounding": "percents are rounded to one decimal by largest remainder, first across the phases (with unattributed) so that each agent's total stays 100.0, then across each phase's modes so that they keep the phase's rounded total; \"naive\" is each value rounded on its own",
+	"units":    "the tables are in attribution units (paper, Table 3 and Tables 11-17): each evaluable failed attempt (one with a trajectory and at least one admitted candidate) carries one unit, split over its candidates in proportion to their weights (equation 1); a mode's units are the sum of its shares, a phase's the sum of its modes', so an agent's phases add up to its evaluable failed attempts",
+	"weights":  "a candidate weighs 1.0 with high confidence and 0.6 with medium; a rule's predicate sets its own confidence; low-confidence judgments, unparseable answers and judgments citing no step or a step the judge was not shown are dropped",
+	"apart":    "failed attempts without a trajectory (no_trajectory) and analyzed attempts with no candidate (unattributed) are counted but carry no unit",
+	"rounding": "units are rounded to one decimal by largest remainder, first across the phases so that each agent's total stays its number of evaluable failed attempts, then across each phase's modes so that they keep the phase's rounded total; \"naive\" is each value rounded on its own; \"percent\" is an extra, the exact units over the evaluable attempts",
+	"signals":  "signals are diagnostics beside the attribution, never in it: the number of analyzed attempts that show each",
 }
 
 // Run implements pipeline.WorkspaceStage.
@@ -119,8 +142,11 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 	if err := CheckRuleModes(tx); err != nil {
 		return err
 	}
-	an := &Analysis{Notes: analysisNotes, Phases: append(slices.Clone(tx.Phases), Unattributed), Agents: []AgentAnalysis{},
+	an := &Analysis{Notes: analysisNotes, Phases: slices.Clone(tx.Phases), Agents: []AgentAnalysis{},
 		Judge: JudgeSummary{Status: "used", Dropped: map[string]int{}}}
+	for _, sg := range tx.Signals {
+		an.Signals = append(an.Signals, sg.Signal)
+	}
 	if a.Judge == nil {
 		an.Judge.Status = "skipped: " + a.NoJudge
 	} else {
@@ -133,7 +159,7 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 		if err != nil {
 			return err
 		}
-		z := &analyzer{tx: tx, judge: a.Judge, batch: a.Batch, tally: NewTally(tx), summary: &an.Judge,
+		z := &analyzer{tx: tx, judge: a.Judge, batch: a.Batch, tally: NewTally(tx), summary: &an.Judge, signals: map[string]int{},
 			instruction: func(r *Row) (string, error) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -146,6 +172,8 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 				aa.Failed++
 				if r.Trajectory == "" {
 					aa.NoTrajectory++
+				} else {
+					aa.Analyzed++
 				}
 			}
 		}
@@ -159,8 +187,12 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 			return err
 		}
 		aa.Table = z.tally.Table()
+		aa.Evaluable, aa.Unattributed = z.tally.n, z.tally.unattributed
+		for _, sg := range tx.Signals {
+			aa.Signals = append(aa.Signals, SignalCount{Signal: sg.Signal, Attempts: z.signals[sg.Signal]})
+		}
 		an.Agents = append(an.Agents, aa)
-		fmt.Fprintf(status, "analyze: %s: %d failed attempt(s), %d analyzed, %d unattributed\n", agent, aa.Failed, aa.Table.Attempts, aa.Table.Unattributed)
+		fmt.Fprintf(status, "analyze: %s: %d failed attempt(s), %d analyzed, %d unattributed, %d without a trajectory\n", agent, aa.Failed, aa.Analyzed, aa.Unattributed, aa.NoTrajectory)
 	}
 	a.Analysis = an
 	p, err := ws.Path(Dir, AnalysisFile)
@@ -171,7 +203,7 @@ func (a *Analyze) Run(ctx context.Context, env *pipeline.Env) error {
 }
 
 // CheckRuleModes checks that RuleModes are exactly the taxonomy's
-// rule-based modes, in its order.
+// rule-based modes and SignalChecks its signals, in its order.
 func CheckRuleModes(tx *taxonomy.Taxonomy) error {
 	want := tx.ByDetection(taxonomy.Rule)
 	if len(want) != len(RuleModes) {
@@ -182,20 +214,39 @@ func CheckRuleModes(tx *taxonomy.Taxonomy) error {
 			return fmt.Errorf("analyze: rule-based mode %d is %s in the taxonomy, %s in the code", i+1, m.Mode, RuleModes[i].Name)
 		}
 	}
+	if len(tx.Signals) != len(SignalChecks) {
+		return fmt.Errorf("analyze: the taxonomy has %d signals, the code %d", len(tx.Signals), len(SignalChecks))
+	}
+	for i, s := range tx.Signals {
+		if SignalChecks[i].Name != s.Signal {
+			return fmt.Errorf("analyze: signal %d is %s in the taxonomy, %s in the code", i+1, s.Signal, SignalChecks[i].Name)
+		}
+	}
 	return nil
 }
 
 // RuleDetections runs every rule-based mode on a trace, in the
-// taxonomy's order.
+// taxonomy's order; each found mode has the confidence its predicate set.
 func RuleDetections(tx *taxonomy.Taxonomy, tr *Trace) []Detection {
 	ds := []Detection{}
 	for _, rm := range RuleModes {
-		if f, ok := rm.Check(tr); ok {
+		if f, conf := rm.Check(tr); conf != "" {
 			m, _ := tx.Lookup(rm.Name)
-			ds = append(ds, Detection{Mode: rm.Name, Phase: m.Phase, Detection: taxonomy.Rule, Confidence: High, Finding: f})
+			ds = append(ds, Detection{Mode: rm.Name, Phase: m.Phase, Detection: taxonomy.Rule, Confidence: conf, Finding: f})
 		}
 	}
 	return ds
+}
+
+// Signals runs every signal on a trace, in the taxonomy's order.
+func Signals(tr *Trace) []SignalHit {
+	var out []SignalHit
+	for _, sc := range SignalChecks {
+		if f, ok := sc.Check(tr); ok {
+			out = append(out, SignalHit{Signal: sc.Name, Finding: f})
+		}
+	}
+	return out
 }
 
 // loadEvents reads an attempt's events, at most MaxEvents, into buf.
@@ -226,7 +277,7 @@ func instruction(ws *workspace.Workspace, r *Row, cache map[string]string) (stri
 		names = []string{"instruction.spec.md", "instruction.md"}
 	}
 	for _, n := range names {
-		if data, err := readCapped(filepath.Join(dir, n), 16<<20); err == nil {
+		if data, err := (folderFS{dir}).read(n, 16<<20); err == nil {
 			cache[r.Task] = string(data)
 			return string(data), nil
 		}
@@ -243,6 +294,7 @@ type analyzer struct {
 	tally       *Tally
 	enc         *json.Encoder
 	summary     *JudgeSummary
+	signals     map[string]int
 	instruction func(*Row) (string, error)
 	pending     []*pendingAttempt
 }
@@ -363,12 +415,12 @@ func (z *analyzer) prepare(r *Row, events []trajectory.Event) (*pendingAttempt, 
 		tr.Reference = r.Reference.Files
 	}
 	if r.Solution != nil {
-		tr.Solution = r.Solution.Files
+		tr.Solution, tr.Added = r.Solution.Files, r.Solution.Added
 		if tr.Solution == nil {
 			tr.Solution = []string{}
 		}
 	}
-	att := &Attribution{Task: r.Task, Attempt: r.Attempt, Trajectory: r.Trajectory, Modes: RuleDetections(z.tx, tr)}
+	att := &Attribution{Task: r.Task, Attempt: r.Attempt, Trajectory: r.Trajectory, Modes: RuleDetections(z.tx, tr), Signals: Signals(tr)}
 	p := &pendingAttempt{att: att}
 	if z.judge != nil {
 		instr, err := z.instruction(r)
@@ -427,8 +479,13 @@ func (z *analyzer) flush(ctx context.Context) error {
 			}
 		}
 		slices.SortStableFunc(p.att.Modes, func(a, b Detection) int { return z.tx.Index(a.Mode) - z.tx.Index(b.Mode) })
-		z.tally.Add(p.att.Modes)
-		p.att.Unattributed = len(p.att.Modes) == 0
+		if p.att.Skipped == "" {
+			z.tally.Add(p.att.Modes)
+			p.att.Unattributed = len(p.att.Modes) == 0
+			for _, sg := range p.att.Signals {
+				z.signals[sg.Signal]++
+			}
+		}
 		if err := z.enc.Encode(p.att); err != nil {
 			return err
 		}

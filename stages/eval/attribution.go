@@ -7,9 +7,8 @@ import (
 )
 
 // Confidence levels of a detection and their weights (paper, Appendix F):
-// high 1.0, medium 0.6; a rule-based mode is certain and weighs 1.0; a
-// low-confidence judgment is dropped. Weights are kept in fifths so that
-// every sum is exact.
+// high 1.0, medium 0.6; a low-confidence judgment is dropped before it
+// gets here. Weights are kept in fifths so that every sum is exact.
 const (
 	High   = "high"
 	Medium = "medium"
@@ -26,12 +25,8 @@ func weightFifths(confidence string) int64 {
 	return 0
 }
 
-// Unattributed is the bucket of a failed attempt in which no mode was
-// found: it still carries its unit, so that an agent's phases and this
-// bucket add up to 100%.
-const Unattributed = "unattributed"
-
-// Detection is one mode found in one failed attempt.
+// Detection is one mode found in one failed attempt: a candidate admitted
+// to the attribution.
 type Detection struct {
 	Mode       string  `json:"mode"`
 	Phase      string  `json:"phase"`
@@ -45,18 +40,20 @@ type Detection struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Tally sums the attributions of one agent's failed attempts.
+// Tally sums the attribution of one agent's failed attempts, in units
+// (paper, Table 3 and Tables 11–17).
 //
-// Equation 1: a failed attempt t with detected modes M_t and weights
-// w_{t,m} gives mode m the share a_{t,m} = w_{t,m} / Σ_{m'∈M_t} w_{t,m'},
-// so its shares add up to one; an attempt with no mode gives its unit to
-// Unattributed. Equation 2: over the N failed attempts analyzed, mode m
-// gets 100 · Σ_t a_{t,m} / N percent, and a phase the sum of its modes.
+// Equation 1: an evaluable failed attempt t (one with at least one
+// admitted candidate) carries one unit, split over its candidates M_t by
+// weight: a_{t,m} = w_{t,m} / Σ_{m'∈M_t} w_{t,m'}. A mode's units are
+// Σ_t a_{t,m}, a phase's the sum of its modes', so an agent's phases add
+// up to its number of evaluable failed attempts N. An attempt with no
+// candidate is unattributed: counted apart, outside the units.
 type Tally struct {
 	tx           *taxonomy.Taxonomy
 	n            int64
 	unattributed int64
-	sums         []big.Rat // by mode index
+	sums         []big.Rat // units by mode index
 }
 
 // NewTally starts an empty tally.
@@ -64,10 +61,10 @@ func NewTally(tx *taxonomy.Taxonomy) *Tally {
 	return &Tally{tx: tx, sums: make([]big.Rat, len(tx.Modes))}
 }
 
-// Add counts one failed attempt and fills in each detection's weight and
-// share. Detections must name modes of the taxonomy, each at most once.
+// Add counts one analyzed failed attempt and fills in each detection's
+// weight and share. Detections must name modes of the taxonomy, each at
+// most once.
 func (t *Tally) Add(ds []Detection) {
-	t.n++
 	var total int64
 	for i := range ds {
 		w := weightFifths(ds[i].Confidence)
@@ -78,47 +75,48 @@ func (t *Tally) Add(ds []Detection) {
 		t.unattributed++
 		return
 	}
+	t.n++
 	for i := range ds {
 		a := big.NewRat(weightFifths(ds[i].Confidence), total)
 		ds[i].Share, _ = a.Float64()
-		t.sums[t.tx.Index(ds[i].Mode)].Add(&t.sums[t.tx.Index(ds[i].Mode)], a)
+		k := t.tx.Index(ds[i].Mode)
+		t.sums[k].Add(&t.sums[k], a)
 	}
 }
 
-// Share is one cell of a table: the exact percentage and its rounding.
-type Share struct {
+// Cell is one value of a table, in units.
+type Cell struct {
 	Name string `json:"name"`
-	// Percent is rounded to one decimal by largest remainder; Naive is the
-	// same value rounded on its own, half up, shown for comparison.
+	// Units are rounded to one decimal by largest remainder; Naive is the
+	// same value rounded on its own, half up, shown for comparison; Exact
+	// is the unrounded value as a fraction ("38/13").
+	Units float64 `json:"units"`
+	Naive float64 `json:"naive"`
+	Exact string  `json:"exact"`
+	// Percent is the exact units over the agent's evaluable failed
+	// attempts, times 100: an extra beside the paper's units.
 	Percent float64 `json:"percent"`
-	Naive   float64 `json:"naive"`
-	// Exact is the unrounded percentage as a fraction ("100/3").
-	Exact string `json:"exact"`
 }
 
-// Table is an agent's Table 3 row and its per-phase tables.
+// Table is an agent's row of Table 3 and its rows of the per-phase
+// tables (Tables 11–17).
 type Table struct {
-	Attempts     int64   `json:"attempts"`
-	Unattributed int64   `json:"unattributed"`
-	Phases       []Share `json:"phases"` // the taxonomy's phases, then Unattributed
-	// Modes maps each phase to its modes' shares.
-	Modes map[string][]Share `json:"modes"`
+	// Units is N, the agent's evaluable failed attempts: its phases add
+	// up to it.
+	Units  int64  `json:"units"`
+	Phases []Cell `json:"phases"`
+	// Modes maps each phase to its modes' cells, which add up to the
+	// phase's.
+	Modes map[string][]Cell `json:"modes"`
 }
 
-// Table computes the percentages (equation 2) and rounds them by largest
-// remainder to one decimal: first the phases (with Unattributed), keeping
-// the agent's total at exactly 100.0, then each phase's modes, keeping the
-// phase's rounded total.
+// Table rounds the units by largest remainder to one decimal: first
+// across the phases, keeping the agent's total N, then across each
+// phase's modes, keeping the phase's rounded total.
 func (t *Tally) Table() Table {
-	tb := Table{Attempts: t.n, Unattributed: t.unattributed, Modes: map[string][]Share{}}
-	pct := func(r *big.Rat) *big.Rat {
-		if t.n == 0 {
-			return new(big.Rat)
-		}
-		return new(big.Rat).Quo(new(big.Rat).Mul(r, big.NewRat(100, 1)), big.NewRat(t.n, 1))
-	}
-	var phaseVals []*big.Rat
+	tb := Table{Units: t.n, Modes: map[string][]Cell{}}
 	byPhase := map[string][]int{}
+	var phaseVals []*big.Rat
 	for _, p := range t.tx.Phases {
 		sum := new(big.Rat)
 		for i, m := range t.tx.Modes {
@@ -127,33 +125,29 @@ func (t *Tally) Table() Table {
 				byPhase[p] = append(byPhase[p], i)
 			}
 		}
-		phaseVals = append(phaseVals, pct(sum))
+		phaseVals = append(phaseVals, sum)
 	}
-	phaseVals = append(phaseVals, pct(big.NewRat(t.unattributed, 1)))
-	var total int64
-	if t.n > 0 {
-		total = 1000
-	}
-	units := LargestRemainder(phaseVals, total)
-	names := append(append([]string{}, t.tx.Phases...), Unattributed)
-	for i, name := range names {
-		tb.Phases = append(tb.Phases, share(name, phaseVals[i], units[i]))
-	}
-	for pi, p := range t.tx.Phases {
+	tenths := LargestRemainder(phaseVals, 10*t.n)
+	for i, p := range t.tx.Phases {
+		tb.Phases = append(tb.Phases, t.cell(p, phaseVals[i], tenths[i]))
 		var vals []*big.Rat
 		for _, mi := range byPhase[p] {
-			vals = append(vals, pct(&t.sums[mi]))
+			vals = append(vals, &t.sums[mi])
 		}
-		mu := LargestRemainder(vals, units[pi])
+		mt := LargestRemainder(vals, tenths[i])
 		for k, mi := range byPhase[p] {
-			tb.Modes[p] = append(tb.Modes[p], share(t.tx.Modes[mi].Mode, vals[k], mu[k]))
+			tb.Modes[p] = append(tb.Modes[p], t.cell(t.tx.Modes[mi].Mode, vals[k], mt[k]))
 		}
 	}
 	return tb
 }
 
-func share(name string, exact *big.Rat, tenths int64) Share {
-	return Share{Name: name, Percent: float64(tenths) / 10, Naive: *round1(exact), Exact: exact.RatString()}
+func (t *Tally) cell(name string, exact *big.Rat, tenths int64) Cell {
+	c := Cell{Name: name, Units: float64(tenths) / 10, Naive: round1(exact), Exact: exact.RatString()}
+	if t.n > 0 {
+		c.Percent, _ = new(big.Rat).Quo(new(big.Rat).Mul(exact, big.NewRat(100, 1)), big.NewRat(t.n, 1)).Float64()
+	}
+	return c
 }
 
 // LargestRemainder rounds non-negative values to tenths so that they add
@@ -188,6 +182,7 @@ func LargestRemainder(vals []*big.Rat, total int64) []int64 {
 			for i := range given {
 				given[i] = false
 			}
+			left++
 			continue
 		}
 		given[best] = true

@@ -27,18 +27,15 @@ func TestLargestRemainder(t *testing.T) {
 		total int64
 		want  []int64
 	}{
-		// Three thirds: naive rounding gives 33.3 three times (99.9); the
-		// first keeps the missing tenth.
-		{"thirds", rats("100/3", "100/3", "100/3"), 1000, []int64{334, 333, 333}},
+		// Three thirds of one unit: naive rounding gives 0.3 three times
+		// (0.9); the first keeps the missing tenth.
+		{"thirds", rats("1/3", "1/3", "1/3"), 10, []int64{4, 3, 3}},
 		// The largest remainder wins, not the first.
-		{"largest", rats("10.04", "20.07", "69.89"), 1000, []int64{100, 201, 699}},
-		// 1/6 = 16.666..., 5/6 = 83.333...: naive rounds the same and
-		// sums to 100.0; nothing to give.
-		{"sixths", rats("50/3", "250/3"), 1000, []int64{167, 833}},
-		{"exact", rats("25", "75", "0"), 1000, []int64{250, 750, 0}},
+		{"largest", rats("1.004", "2.007", "6.989"), 100, []int64{10, 20, 70}},
+		{"exact", rats("2.5", "7.5", "0"), 100, []int64{25, 75, 0}},
 		{"empty total", rats("0", "0"), 0, []int64{0, 0}},
 		// A phase's modes keep the phase's rounded total.
-		{"phase total", rats("25/3", "25"), 334, []int64{84, 250}},
+		{"phase total", rats("5/8", "3/8"), 10, []int64{6, 4}},
 	} {
 		if got := LargestRemainder(c.vals, c.total); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
@@ -46,45 +43,109 @@ func TestLargestRemainder(t *testing.T) {
 	}
 }
 
-// Equation 1 with judged modes: high 1.0 and medium 0.6 split one unit as
-// 5/8 and 3/8; equation 2 averages over the failed attempts.
-func TestTallyWeightsAndTable(t *testing.T) {
-	tx := taxonomy.Default()
-	tl := NewTally(tx)
-	a := []Detection{
-		{Mode: "requirement_misread", Confidence: High},
-		{Mode: "no_decomposition", Confidence: Medium},
-	}
-	tl.Add(a)
-	if a[0].Weight != 1 || a[1].Weight != 0.6 || a[0].Share != 0.625 || a[1].Share != 0.375 {
-		t.Fatalf("weights %v %v shares %v %v", a[0].Weight, a[1].Weight, a[0].Share, a[1].Share)
-	}
-	tl.Add([]Detection{{Mode: "no_test_run", Confidence: High}})
-	tl.Add(nil) // unattributed
-	tb := tl.Table()
-	// requirement_understanding: 5/8 / 3 = 20.8333..%, planning 12.5%,
-	// verification 33.333..%, unattributed 33.333..%. Naive: 20.8 + 12.5 +
-	// 33.3 + 33.3 = 99.9; largest remainder gives requirement
-	// understanding (remainder .333) ... all three remainders are 1/3:
-	// 208.333, 333.333, 333.333 tenths: the first, requirement
-	// understanding, gets the tenth.
-	want := map[string][2]float64{
-		"requirement_understanding": {20.9, 20.8}, "planning": {12.5, 12.5}, "localization": {0, 0}, "implementation": {0, 0},
-		"verification": {33.3, 33.3}, "error_recovery": {0, 0}, "termination": {0, 0}, Unattributed: {33.3, 33.3},
-	}
-	if tb.Attempts != 3 || tb.Unattributed != 1 || len(tb.Phases) != 8 {
-		t.Fatalf("table %+v", tb)
-	}
-	for _, s := range tb.Phases {
-		if w := want[s.Name]; s.Percent != w[0] || s.Naive != w[1] {
-			t.Errorf("%s: %v (naive %v), want %v (naive %v)", s.Name, s.Percent, s.Naive, w[0], w[1])
+// cells are a table's non-zero cells as (name, units, naive, exact).
+type cellRow struct {
+	name         string
+	units, naive float64
+	exact        string
+}
+
+func nonZero(cs []Cell) []cellRow {
+	var out []cellRow
+	for _, c := range cs {
+		if c.Exact != "0" {
+			out = append(out, cellRow{c.Name, c.Units, c.Naive, c.Exact})
 		}
 	}
-	if tb.Phases[0].Exact != "125/6" || tb.Phases[4].Exact != "100/3" {
-		t.Errorf("exact %s %s", tb.Phases[0].Exact, tb.Phases[4].Exact)
+	return out
+}
+
+// Table 3 and the per-phase tables in units, computed by hand for two
+// agents.
+func TestTallyUnits(t *testing.T) {
+	tx := taxonomy.Default()
+	rule := func(mode, conf string) Detection { return Detection{Mode: mode, Confidence: conf} }
+
+	// Agent A, two evaluable failed attempts. The first has three
+	// candidates, one of them medium: weights 1.0, 1.0 and 0.6 (fifths 5,
+	// 5, 3) give shares 5/13, 5/13 and 3/13 (equation 1). The second has
+	// three rule modes of weight 1: a third each.
+	a := NewTally(tx)
+	first := []Detection{rule("cross_module_context_missing", High), rule("relevant_change_omitted", High), {Mode: "misread_requirement", Confidence: Medium}}
+	a.Add(first)
+	a.Add([]Detection{rule("incorrect_patch", High), rule("no_test_after_final_edit", High), rule("retry_without_change", High)})
+	if first[0].Weight != 1 || first[2].Weight != 0.6 || first[0].Share != 5.0/13 || first[2].Share != 3.0/13 {
+		t.Fatalf("weights and shares %+v", first)
 	}
-	ru := tb.Modes["requirement_understanding"]
-	if ru[0].Name != "requirement_misread" || ru[0].Percent != 20.9 || ru[1].Percent != 0 {
-		t.Errorf("requirement_understanding modes %+v", ru)
+	// Phases, in units (their sum is N = 2):
+	//   requirement understanding 3/13            = 0.2308 (tenths 2.308)
+	//   code localization         5/13            = 0.3846 (tenths 3.846)
+	//   code editing              5/13 + 1/3 = 28/39 = 0.7179 (tenths 7.179)
+	//   code verification         1/3             = 0.3333 (tenths 3.333)
+	//   self-repair               1/3             = 0.3333 (tenths 3.333)
+	// Floors 2 + 3 + 7 + 3 + 3 = 18 tenths of 20; the two missing go to
+	// the largest remainders: localization (.846), then verification
+	// (.333, tied with self-repair, earlier in the taxonomy). Naive rounding
+	// gives 0.2 + 0.4 + 0.7 + 0.3 + 0.3 = 1.9: largest remainder changes
+	// verification's digit from 0.3 to 0.4.
+	ta := a.Table()
+	if ta.Units != 2 {
+		t.Fatalf("units %d", ta.Units)
+	}
+	wantA := []cellRow{
+		{"requirement_understanding", 0.2, 0.2, "3/13"},
+		{"code_localization", 0.4, 0.4, "5/13"},
+		{"code_editing", 0.7, 0.7, "28/39"},
+		{"code_verification", 0.4, 0.3, "1/3"},
+		{"self_repair", 0.3, 0.3, "1/3"},
+	}
+	if got := nonZero(ta.Phases); !reflect.DeepEqual(got, wantA) {
+		t.Errorf("A phases %v\nwant %v", got, wantA)
+	}
+	// Per phase, the modes keep the phase's rounded total: editing's 0.7
+	// splits into relevant_change_omitted 5/13 (tenths 3.846) and
+	// incorrect_patch 1/3 (3.333): floors 3 + 3, the missing tenth to .846.
+	for phase, want := range map[string][]cellRow{
+		"requirement_understanding": {{"misread_requirement", 0.2, 0.2, "3/13"}},
+		"code_localization":         {{"cross_module_context_missing", 0.4, 0.4, "5/13"}},
+		"code_editing":              {{"incorrect_patch", 0.3, 0.3, "1/3"}, {"relevant_change_omitted", 0.4, 0.4, "5/13"}},
+		"code_verification":         {{"no_test_after_final_edit", 0.4, 0.3, "1/3"}},
+		"self_repair":               {{"retry_without_change", 0.3, 0.3, "1/3"}},
+	} {
+		if got := nonZero(ta.Modes[phase]); !reflect.DeepEqual(got, want) {
+			t.Errorf("A %s: %v, want %v", phase, got, want)
+		}
+	}
+	var total float64
+	for _, c := range ta.Phases {
+		total += c.Units
+	}
+	if total < 1.9999 || total > 2.0001 || ta.Phases[4].Percent != 100.0/6 {
+		t.Errorf("A total %v, verification percent %v", total, ta.Phases[3].Percent)
+	}
+
+	// Agent B: a rule at high and one at medium confidence (5/8 and 3/8),
+	// a lone rule (1), and an attempt with no candidate, which carries no
+	// unit. N = 2. Localization 1.0 splits into 0.625 (tenths 6.25) and
+	// 0.375 (3.75): floors 6 + 3, the tenth to .75.
+	b := NewTally(tx)
+	b.Add([]Detection{rule("missed_relevant_file", High), rule("cross_module_context_missing", Medium)})
+	b.Add([]Detection{rule("no_validation_attempted", High)})
+	b.Add(nil)
+	tb := b.Table()
+	if tb.Units != 2 || b.unattributed != 1 {
+		t.Fatalf("B units %d unattributed %d", tb.Units, b.unattributed)
+	}
+	if got := nonZero(tb.Phases); !reflect.DeepEqual(got, []cellRow{{"code_localization", 1, 1, "1"}, {"code_verification", 1, 1, "1"}}) {
+		t.Errorf("B phases %v", got)
+	}
+	if got := nonZero(tb.Modes["code_localization"]); !reflect.DeepEqual(got, []cellRow{{"missed_relevant_file", 0.6, 0.6, "5/8"}, {"cross_module_context_missing", 0.4, 0.4, "3/8"}}) {
+		t.Errorf("B localization %v", got)
+	}
+	// An agent without an evaluable attempt has an empty table.
+	empty := NewTally(tx)
+	empty.Add(nil)
+	if te := empty.Table(); te.Units != 0 || len(nonZero(te.Phases)) != 0 || len(te.Phases) != 7 {
+		t.Errorf("empty table %+v", te)
 	}
 }

@@ -57,7 +57,7 @@ func benchTrajectory(v int) []byte {
 // BenchmarkAnalyze10kTrajectories analyzes 10,000 failed attempts of 200
 // steps each, rule-based modes only (no LLM), as analyze streams them:
 // one results row at a time from results.jsonl, its events decoded and
-// checked by the 18 predicates, attributed and written. The events come
+// checked by the 18 predicates and the signals, attributed and written. The events come
 // from memory (eight variants) rather than 10,000 files on disk. One
 // operation is the 10,000 trajectories; peak-heap-MB is the largest heap
 // seen, sampled every 500 attempts, which stays flat as attempts grow.
@@ -82,7 +82,7 @@ func BenchmarkAnalyze10kTrajectories(b *testing.B) {
 	var peak uint64
 	var mu sync.Mutex
 	for it := 0; it < b.N; it++ {
-		z := &analyzer{tx: tx, tally: NewTally(tx), summary: &JudgeSummary{Dropped: map[string]int{}}, enc: json.NewEncoder(io.Discard)}
+		z := &analyzer{tx: tx, tally: NewTally(tx), summary: &JudgeSummary{Dropped: map[string]int{}}, signals: map[string]int{}, enc: json.NewEncoder(io.Discard)}
 		var k atomic.Int64
 		load := func(r *Row, buf []trajectory.Event) ([]trajectory.Event, error) {
 			events := buf[:0]
@@ -103,8 +103,8 @@ func BenchmarkAnalyze10kTrajectories(b *testing.B) {
 		if err := z.run(context.Background(), results, runtime.GOMAXPROCS(0), load, func(*Row) {}); err != nil {
 			b.Fatal(err)
 		}
-		if tb := z.tally.Table(); tb.Attempts != n {
-			b.Fatalf("%d attempts", tb.Attempts)
+		if z.tally.n+z.tally.unattributed != n {
+			b.Fatalf("%d attempts", z.tally.n+z.tally.unattributed)
 		}
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")

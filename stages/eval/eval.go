@@ -32,7 +32,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -236,6 +238,7 @@ func (s *Stage) score(ctx context.Context, ws *workspace.Workspace, agentDir str
 	}
 	var g *grade.Grade
 	var patch []byte
+	var trial folderFS
 	if in.pred != nil {
 		row.Source = SourcePredictions
 		patch = []byte(in.pred.Patch)
@@ -246,14 +249,15 @@ func (s *Stage) score(ctx context.Context, ws *workspace.Workspace, agentDir str
 		row.GradedBy = GradedHost
 	} else {
 		row.Source = SourceHarbor
+		trial = folderFS{in.trial.Dir}
 		var err error
-		if g, row.GradedBy, err = gradeTrial(in.trial, ti, row); err != nil {
+		if g, row.GradedBy, err = gradeTrial(trial, in.trial, ti, row); err != nil {
 			return nil, err
 		}
 	}
 	row.Reward, row.Verdict = g.Reward, g.Verdict
 	row.Resolved = g.Reward == 1
-	if row.GradedBy != GradedResultJSON && row.GradedBy != GradedNone {
+	if row.GradedBy != GradedResultJSON {
 		row.F2PPassed, row.F2PTotal, row.P2PPassed, row.P2PTotal = ptr(g.F2PPassed), ptr(g.F2PTotal), ptr(g.P2PPassed), ptr(g.P2PTotal)
 		row.SectionsCompleted = ptr(g.SectionsCompleted)
 		switch {
@@ -263,26 +267,27 @@ func (s *Stage) score(ctx context.Context, ws *workspace.Workspace, agentDir str
 			row.Sections = ptr(g.SectionsTotal)
 		}
 	}
-	// The solution, for localization.
+	// The solution, for localization and the failure modes.
 	var sol *Scopes
 	var serr error
 	switch {
 	case in.pred != nil:
 		sol, serr = ti.scoper.Patch(ctx, patch)
 	default:
-		kind, path, err := solutionOf(in.trial.Dir)
+		kind, rel, note, err := solutionOf(trial)
 		switch {
 		case err != nil:
-			serr = err
+			return nil, err
 		case kind == "patch":
 			var data []byte
-			if data, serr = readCapped(path, 256<<20); serr == nil {
-				sol, serr = ti.scoper.Patch(ctx, data)
+			if data, err = trial.read(rel, maxPatch); err != nil {
+				return nil, err
 			}
+			sol, serr = ti.scoper.Patch(ctx, data)
 		case kind == "tree":
-			sol, serr = ti.scoper.Tree(ctx, path)
+			sol, serr = ti.scoper.Tree(ctx, trial.full(rel))
 		default:
-			row.Notes = append(row.Notes, "no solution in the trial (artifacts/*.patch or artifacts/testbed/): no localization")
+			row.Notes = append(row.Notes, note)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -292,37 +297,59 @@ func (s *Stage) score(ctx context.Context, ws *workspace.Workspace, agentDir str
 		row.Notes = append(row.Notes, "solution: "+firstLine(serr.Error()))
 	}
 	row.Solution = sol
-	row.Localization = localize(sol, ti.ref)
-	// The trajectory, normalized, and efficiency.
-	trajPath := ""
+	// The trajectory, normalized, and what it says.
+	var src *trajectorySource
 	if in.trial != nil {
-		trajPath = trajectoryOf(in.trial.Dir)
+		name, err := trajectoryOf(trial)
+		if err != nil {
+			return nil, err
+		}
+		if name != "" {
+			src = &trajectorySource{fsys: trial, folder: "agent", name: name}
+		}
 	} else if s.Trajectories != "" {
+		fsys := folderFS{s.Trajectories}
 		for _, ext := range []string{".json", ".jsonl"} {
-			p := filepath.Join(s.Trajectories, in.pred.InstanceID+ext)
-			if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-				trajPath = p
+			if _, err := fsys.lstat(in.pred.InstanceID + ext); err == nil {
+				src = &trajectorySource{fsys: fsys, name: in.pred.InstanceID + ext}
 				break
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
 			}
 		}
 	}
 	if in.trial != nil && in.trial.Result.ExceptionInfo != nil {
 		row.Ended = endReason(in.trial.Result.ExceptionInfo.ExceptionType, in.trial.Result.ExceptionInfo.ExceptionMessage)
 	}
-	var sum *trajectory.Summary
-	var info *trajectory.Info
-	if trajPath != "" {
-		var err error
+	var tr *traced
+	if src != nil {
 		row.Trajectory = eventsName(row.Task, attempt)
-		if sum, info, err = normalize(trajPath, filepath.Join(agentDir, filepath.FromSlash(row.Trajectory)), row.Ended); err != nil {
+		var err error
+		if tr, err = normalize(src, filepath.Join(agentDir, filepath.FromSlash(row.Trajectory)), row.Ended); err != nil {
+			return nil, err
+		}
+		row.Notes = append(row.Notes, tr.notes...)
+		if row.Inspected, err = ti.scoper.Inspected(ctx, tr.sum.Inspected); err != nil {
 			return nil, err
 		}
 	} else {
-		row.Notes = append(row.Notes, "no trajectory: no turns, tokens per phase or failure analysis")
+		row.Notes = append(row.Notes, "no trajectory: no turns, tokens per phase, inspected view or failure analysis")
 	}
-	row.Efficiency = efficiency(sum, info, in.trial)
+	row.Localization = localize(row.Inspected, sol, ti.ref)
+	var eff []string
+	row.Efficiency, eff = efficiency(tr, in.trial)
+	row.Notes = append(row.Notes, eff...)
 	return row, nil
 }
+
+// Caps on what eval reads of a trial.
+const (
+	maxPatch      = 256 << 20
+	maxTrajectory = 1 << 30 // one trajectory file
+	maxRunLog     = 520 << 20
+	maxRunJSON    = 64 << 20
+	maxReports    = 512 << 20 // all of results/
+)
 
 func ptr[T any](v T) *T { return &v }
 
@@ -352,134 +379,322 @@ func (s *Stage) verify(ctx context.Context, agentDir string, ti *taskInfo, patch
 // gradeTrial grades a Harbor trial: from the verifier's raw run when the
 // trial kept it (verifier/run-1), re-graded on the host against the
 // workspace's copy of the task configuration; else from lolbench's
-// reward.json as the verifier recorded it; else from the reward in
-// result.json; else the trial failed.
-func gradeTrial(t *Trial, ti *taskInfo, row *Row) (*grade.Grade, string, error) {
-	vdir := filepath.Join(t.Dir, "verifier")
-	runDir := guard.RunDir(vdir, 1)
-	if st, err := os.Lstat(filepath.Join(runDir, grade.RunJSON)); err == nil && st.Mode().IsRegular() {
-		g := grade.ScoreRun(ti.cfg.Config, runDir, ti.cfg.Recipe.Test.Results != "")
-		if txt, err := readCapped(filepath.Join(vdir, grade.RewardTxt), 64); err == nil && strings.TrimSpace(string(txt)) != fmt.Sprint(g.Reward) {
-			row.Notes = append(row.Notes, fmt.Sprintf("the verifier recorded reward %q; the host's grade of its raw run is %d", strings.TrimSpace(string(txt)), g.Reward))
+// reward.json as the verifier recorded it, its counts checked against the
+// task's own lists; else from the reward in result.json; else the attempt
+// failed with none of the task's tests passed.
+func gradeTrial(fsys folderFS, t *Trial, ti *taskInfo, row *Row) (*grade.Grade, string, error) {
+	runRel := "verifier/" + filepath.Base(guard.RunDir("", 1))
+	_, err := fsys.lstat(runRel + "/" + grade.RunJSON)
+	switch {
+	case err == nil:
+		g, err := hostGrade(fsys, runRel, ti)
+		if err != nil {
+			return nil, "", err
 		}
-		return &g, GradedHost, nil
+		txt, err := fsys.read("verifier/"+grade.RewardTxt, 64)
+		switch {
+		case err == nil && strings.TrimSpace(string(txt)) != fmt.Sprint(g.Reward):
+			row.Notes = append(row.Notes, fmt.Sprintf("the verifier recorded reward %q; the host's grade of its raw run is %d", firstLine(string(txt)), g.Reward))
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return nil, "", err
+		}
+		return g, GradedHost, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, "", err
 	}
-	if data, err := readCapped(filepath.Join(vdir, grade.RewardJSON), 1<<20); err == nil {
-		// lolbench's reward.json: its numbers and the verdict as reason
-		// (a generic Harbor reward.json has only numbers and is skipped).
-		var r grade.Reward
-		if json.Unmarshal(data, &r) == nil && (r.Reward == 0 || r.Reward == 1) && r.Reason != "" {
+	data, err := fsys.read("verifier/"+grade.RewardJSON, 1<<20)
+	switch {
+	case err == nil:
+		r, ours, err := parseReward(data, fsys.full("verifier/"+grade.RewardJSON), ti.cfg.Config)
+		if err != nil {
+			return nil, "", err
+		}
+		if ours {
 			g := &grade.Grade{Task: ti.candidate, Reward: r.Reward, F2PPassed: r.F2PPassed, F2PTotal: r.F2PTotal, P2PPassed: r.P2PPassed, P2PTotal: r.P2PTotal,
 				SectionsCompleted: r.SectionsCompleted, SectionsTotal: r.SectionsTotal, Verdict: r.Reason}
 			row.Notes = append(row.Notes, "no raw run in the trial: graded from the verifier's reward.json as recorded")
 			return g, GradedRewardJSON, nil
 		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, "", err
 	}
-	if vr := t.Result.VerifierResult; vr != nil {
-		if v, ok := vr.Rewards["reward"]; ok {
-			f, err := v.Float64()
-			if err != nil {
-				return nil, "", fmt.Errorf("%s: verifier_result reward %q is not a number", filepath.Join(t.Dir, "result.json"), v)
-			}
-			g := &grade.Grade{Task: ti.candidate, Verdict: grade.VerdictFailed}
-			if f == 1 {
-				g.Reward, g.Verdict = 1, grade.VerdictPassed
-			}
-			row.Notes = append(row.Notes, "no verifier output in the trial: graded from result.json's reward")
-			return g, GradedResultJSON, nil
+	reward, ok, err := t.rewardOf()
+	if err != nil {
+		return nil, "", err
+	}
+	if ok {
+		g := &grade.Grade{Task: ti.candidate, Verdict: grade.VerdictFailed}
+		if reward == 1 {
+			g.Reward, g.Verdict = 1, grade.VerdictPassed
 		}
+		row.Notes = append(row.Notes, "no verifier output in the trial: graded from result.json's reward; its test and section counts are unknown")
+		return g, GradedResultJSON, nil
 	}
 	why := "no verifier result"
 	if e := t.Result.ExceptionInfo; e != nil {
 		why += " (" + e.ExceptionType + ": " + firstLine(e.ExceptionMessage) + ")"
 	}
-	return &grade.Grade{Task: ti.candidate, Verdict: "error: " + why}, GradedNone, nil
+	g := grade.Failed(ti.cfg.Config, why)
+	row.Notes = append(row.Notes, "no verifier result: counted as failed, with none of the task's tests passed and no section completed")
+	return &g, GradedNone, nil
 }
 
-// normalize reads a trajectory, writes its events to dst (atomically) and
-// summarizes them. A run that ended on a limit or crashed gets an end
-// event.
-func normalize(src, dst, ended string) (*trajectory.Summary, *trajectory.Info, error) {
+// hostGrade grades the trial's raw run on the host. The run's files are
+// first copied out of the trial into a private folder, each checked as
+// every file of a trial is (no link, regular files only, bounded sizes),
+// so that the grader reads nothing the trial points elsewhere.
+func hostGrade(fsys folderFS, runRel string, ti *taskInfo) (*grade.Grade, error) {
+	tmp, err := os.MkdirTemp("", "lolbench-run-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	if err := fsys.copyFile(runRel+"/"+grade.RunJSON, filepath.Join(tmp, grade.RunJSON), maxRunJSON); err != nil {
+		return nil, err
+	}
+	if err := fsys.copyFile(runRel+"/"+grade.RunLog, filepath.Join(tmp, grade.RunLog), maxRunLog); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	reports := ti.cfg.Recipe.Test.Results != ""
+	if reports {
+		entries, err := fsys.readDir(runRel + "/" + grade.RunReports)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			if err := os.Mkdir(filepath.Join(tmp, grade.RunReports), 0o700); err != nil {
+				return nil, err
+			}
+			left := int64(maxReports)
+			for _, e := range entries {
+				rel := runRel + "/" + grade.RunReports + "/" + e.Name()
+				if !e.Type().IsRegular() {
+					return nil, fmt.Errorf("%s: %s", fsys.full(rel), what(e.Type()))
+				}
+				dst := filepath.Join(tmp, grade.RunReports, e.Name())
+				if err := fsys.copyFile(rel, dst, left); err != nil {
+					return nil, err
+				}
+				if fi, err := os.Stat(dst); err == nil {
+					left -= fi.Size()
+				}
+			}
+		}
+	}
+	g := grade.ScoreRun(ti.cfg.Config, tmp, reports)
+	return &g, nil
+}
+
+// parseReward reads lolbench's reward.json strictly: every count a JSON
+// integer, the reason a string, and the counts possible for the task
+// (its own FAIL_TO_PASS and PASS_TO_PASS lists and implementable
+// sections) and consistent with the reward. ours is false for a reward.json
+// without a reason, which is not lolbench's (a generic Harbor verifier's
+// numbers) and is not read.
+func parseReward(data []byte, name string, cfg grade.Config) (r grade.Reward, ours bool, err error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return r, false, fmt.Errorf("%s: %v", name, err)
+	}
+	if _, has := fields["reason"]; !has {
+		return r, false, nil
+	}
+	if err := json.Unmarshal(fields["reason"], &r.Reason); err != nil {
+		return r, false, fmt.Errorf("%s: reason is %s, not a string", name, jsonKind(fields["reason"]))
+	}
+	for _, f := range []struct {
+		key      string
+		v        *int
+		optional bool
+	}{{"reward", &r.Reward, false}, {"f2p_passed", &r.F2PPassed, false}, {"f2p_total", &r.F2PTotal, false},
+		{"p2p_passed", &r.P2PPassed, false}, {"p2p_total", &r.P2PTotal, false},
+		{"sections_completed", &r.SectionsCompleted, true}, {"sections_total", &r.SectionsTotal, true}, {"tampered", &r.Tampered, true}} {
+		raw, has := fields[f.key]
+		if !has {
+			if f.optional {
+				continue
+			}
+			return r, false, fmt.Errorf("%s: no %s", name, f.key)
+		}
+		var n json.Number
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if dec.Decode(&n) != nil || bytes.TrimSpace(raw)[0] == '"' {
+			return r, false, fmt.Errorf("%s: %s is %s, not a number", name, f.key, jsonKind(raw))
+		}
+		k, err := n.Int64()
+		if err != nil || k < 0 || k > 1<<31 {
+			return r, false, fmt.Errorf("%s: %s is %s, not a count", name, f.key, n)
+		}
+		*f.v = int(k)
+	}
+	sections := grade.Failed(cfg, "").SectionsTotal
+	switch {
+	case r.Reward > 1:
+		return r, false, fmt.Errorf("%s: reward is %d; a reward is 0 or 1", name, r.Reward)
+	case r.Tampered > 1:
+		return r, false, fmt.Errorf("%s: tampered is %d; it is 0 or 1", name, r.Tampered)
+	case r.F2PTotal != len(cfg.FailToPass):
+		return r, false, fmt.Errorf("%s: f2p_total is %d; the task has %d FAIL_TO_PASS tests", name, r.F2PTotal, len(cfg.FailToPass))
+	case r.P2PTotal != len(cfg.PassToPass):
+		return r, false, fmt.Errorf("%s: p2p_total is %d; the task has %d PASS_TO_PASS tests", name, r.P2PTotal, len(cfg.PassToPass))
+	case r.F2PPassed > r.F2PTotal:
+		return r, false, fmt.Errorf("%s: f2p_passed is %d, more than the task's %d FAIL_TO_PASS tests", name, r.F2PPassed, r.F2PTotal)
+	case r.P2PPassed > r.P2PTotal:
+		return r, false, fmt.Errorf("%s: p2p_passed is %d, more than the task's %d PASS_TO_PASS tests", name, r.P2PPassed, r.P2PTotal)
+	case fields["sections_total"] != nil && r.SectionsTotal != sections:
+		return r, false, fmt.Errorf("%s: sections_total is %d; the task has %d implementable sections", name, r.SectionsTotal, sections)
+	case r.SectionsCompleted > sections:
+		return r, false, fmt.Errorf("%s: sections_completed is %d, more than the task's %d implementable sections", name, r.SectionsCompleted, sections)
+	case (r.Reward == 1) != (r.F2PTotal > 0 && r.F2PPassed == r.F2PTotal && r.P2PPassed == r.P2PTotal):
+		return r, false, fmt.Errorf("%s: reward is %d with %d of %d FAIL_TO_PASS and %d of %d PASS_TO_PASS tests passed", name, r.Reward, r.F2PPassed, r.F2PTotal, r.P2PPassed, r.P2PTotal)
+	case r.Tampered == 1 && r.Reward == 1:
+		return r, false, fmt.Errorf("%s: a tampered run with reward 1", name)
+	}
+	r.SectionsTotal = sections
+	return r, true, nil
+}
+
+// trajectorySource is a trajectory file in a folder (a trial's agent/,
+// or --trajectories).
+type trajectorySource struct {
+	fsys   folderFS
+	folder string // "" for the folder itself
+	name   string
+}
+
+// traced is what normalize learned of a trajectory.
+type traced struct {
+	sum   *trajectory.Summary
+	run   *trajectory.Run // nil for lolbench's event format
+	notes []string
+}
+
+// normalize reads a trajectory (an ATIF run, its continuations and its
+// subagents' files, or lolbench's events), writes its events to dst
+// (atomically) and summarizes them. A run that ended on a limit or
+// crashed gets an end event.
+func normalize(src *trajectorySource, dst, ended string) (*traced, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := os.CreateTemp(filepath.Dir(dst), ".events-*")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
 	w := trajectory.NewWriter(f)
-	sum := trajectory.NewSummary()
+	tr := &traced{sum: trajectory.NewSummary()}
 	last := 0
-	info, err := trajectory.ReadFile(src, func(e *trajectory.Event) error {
-		sum.Add(e)
+	emit := func(e *trajectory.Event) error {
+		tr.sum.Add(e)
 		last = e.Step
 		return w.Write(e)
-	})
+	}
+	open := src.fsys.opener(src.folder, maxTrajectory)
+	format, err := trajectory.FormatOf(src.name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	if format == trajectory.FormatJSONL {
+		rc, err := open(src.name)
+		if err != nil {
+			return nil, err
+		}
+		err = trajectory.ReadJSONL(rc, src.fsys.full(path.Join(src.folder, src.name)), emit)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		if tr.run, err = trajectory.ReadRun(src.fsys.full(src.folder), open, src.name, emit); err != nil {
+			return nil, err
+		}
+		tr.notes = tr.run.Notes
 	}
 	if ended != "" {
 		if err := w.Write(&trajectory.Event{Step: last, Type: trajectory.End, Reason: ended}); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	sum.Finish()
+	tr.sum.Finish()
 	if err := w.Flush(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := f.Close(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return sum, info, os.Rename(f.Name(), dst)
+	return tr, os.Rename(f.Name(), dst)
 }
 
-// efficiency gathers an attempt's cost: turns and per-phase tokens from
-// the trajectory; tokens and cost from its steps, else its final
-// metrics, else the trial's agent_result (whose n_input_tokens includes
-// the cached tokens); the wall time of the agent's execution from the
-// trial, else between the trajectory's first and last steps.
-func efficiency(sum *trajectory.Summary, info *trajectory.Info, t *Trial) *Efficiency {
+// Where an attempt's token and cost totals come from.
+const (
+	FromFinalMetrics = "final_metrics"
+	FromSteps        = "steps"
+	FromAgentResult  = "agent_result"
+)
+
+// efficiency gathers an attempt's cost. Turns and the tokens per phase
+// come from the trajectory's steps. The totals are the trajectory's
+// final_metrics when it has them (they count the model calls outside the
+// steps: context summarization, subagents), else the steps' sums with the
+// subagents' trajectories found in the trial, else the trial's
+// agent_result (whose n_input_tokens includes the cached tokens); what
+// the phases do not claim of the totals is unattributed. The wall time
+// is the agent's execution in the trial, else the trajectory's first to
+// last step. It returns notes on what does not add up.
+func efficiency(tr *traced, t *Trial) (*Efficiency, []string) {
 	e := &Efficiency{}
-	has := false
-	if sum != nil {
-		e.Turns, has = ptr(sum.Turns), true
-		if sum.HasTokens {
-			e.InputTokens, e.CachedTokens, e.OutputTokens = ptr(sum.Tokens.Input), ptr(sum.Tokens.Cached), ptr(sum.Tokens.Output)
-			for _, p := range trajectory.Phases {
-				ps := sum.PhaseTokens[p]
-				e.PhaseTokens = append(e.PhaseTokens, PhaseTokens{Phase: p, First: ps.First, Repair: ps.Repair})
+	var notes []string
+	var tokens, cost *trajectory.Totals
+	if tr != nil {
+		sum := tr.sum
+		e.Turns = ptr(sum.Turns)
+		var steps trajectory.Totals
+		steps.Add(sum.Steps)
+		if r := tr.run; r != nil {
+			e.Subagents = len(r.SubagentFiles)
+			steps.Add(r.Subagents)
+			if r.Final != nil {
+				ft := r.Final.Totals()
+				if ft.HasTokens {
+					tokens, e.TokensFrom = &ft, FromFinalMetrics
+				}
+				if ft.HasCost {
+					cost, e.CostFrom = &ft, FromFinalMetrics
+				}
 			}
 		}
-		if sum.HasCost {
-			e.CostUSD = ptr(sum.CostUSD)
+		if tokens == nil && steps.HasTokens {
+			tokens, e.TokensFrom = &steps, FromSteps
+		}
+		if cost == nil && steps.HasCost {
+			cost, e.CostFrom = &steps, FromSteps
+		}
+		if sum.Steps.HasTokens {
+			for _, p := range trajectory.Phases {
+				pu := sum.Phases[p]
+				e.PhaseTokens = append(e.PhaseTokens, PhaseTokens{Phase: p, First: pu.First, Repair: pu.Repair})
+			}
 		}
 		if w := sum.Wall(); w > 0 {
 			e.WallSec = ptr(w.Seconds())
 		}
 	}
-	if info != nil && info.Final != nil {
-		fm := info.Final
-		if e.InputTokens == nil && fm.PromptTokens != nil {
-			cached := val64(fm.CachedTokens)
-			e.InputTokens, e.CachedTokens, e.OutputTokens = ptr(max(*fm.PromptTokens-cached, 0)), ptr(cached), ptr(val64(fm.CompletionTokens))
-		}
-		if e.CostUSD == nil && fm.CostUSD != nil {
-			e.CostUSD = ptr(*fm.CostUSD)
-		}
-	}
 	if t != nil {
 		if ar := t.Result.AgentResult; ar != nil {
-			if e.InputTokens == nil && ar.NInputTokens != nil {
+			if tokens == nil && ar.NInputTokens != nil {
 				cached := val64(ar.NCacheTokens)
-				e.InputTokens, e.CachedTokens, e.OutputTokens = ptr(max(*ar.NInputTokens-cached, 0)), ptr(cached), ptr(val64(ar.NOutputTokens))
+				tokens = &trajectory.Totals{Tokens: trajectory.Tokens{Input: max(*ar.NInputTokens-cached, 0), Cached: cached, Output: val64(ar.NOutputTokens)}, HasTokens: true}
+				e.TokensFrom = FromAgentResult
 			}
-			if e.CostUSD == nil && ar.CostUSD != nil {
-				e.CostUSD = ptr(*ar.CostUSD)
+			if cost == nil && ar.CostUSD != nil {
+				cost, e.CostFrom = &trajectory.Totals{CostUSD: *ar.CostUSD, HasCost: true}, FromAgentResult
 			}
 		}
 		if x := t.Result.AgentExecution; x != nil {
@@ -490,10 +705,25 @@ func efficiency(sum *trajectory.Summary, info *trajectory.Info, t *Trial) *Effic
 			}
 		}
 	}
-	if !has && e.InputTokens == nil && e.CostUSD == nil && e.WallSec == nil {
-		return nil
+	if tokens != nil {
+		e.InputTokens, e.CachedTokens, e.OutputTokens = ptr(tokens.Tokens.Input), ptr(tokens.Tokens.Cached), ptr(tokens.Tokens.Output)
+		if e.PhaseTokens != nil {
+			claimed := tr.sum.Claimed()
+			u := trajectory.Usage{Input: tokens.Tokens.Input - claimed.Input, Output: tokens.Tokens.Output - claimed.Output}
+			if u.Input < 0 || u.Output < 0 {
+				notes = append(notes, fmt.Sprintf("the %s totals (%d input, %d output tokens) are below what the steps' phases claim (%d, %d)", e.TokensFrom, tokens.Tokens.Input, tokens.Tokens.Output, claimed.Input, claimed.Output))
+				u = trajectory.Usage{Input: max(u.Input, 0), Output: max(u.Output, 0)}
+			}
+			e.Unattributed = &u
+		}
 	}
-	return e
+	if cost != nil {
+		e.CostUSD = ptr(cost.CostUSD)
+	}
+	if e.Turns == nil && e.InputTokens == nil && e.CostUSD == nil && e.WallSec == nil {
+		return nil, notes
+	}
+	return e, notes
 }
 
 func val64(p *int64) int64 {

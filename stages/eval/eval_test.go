@@ -152,8 +152,9 @@ type trial struct {
 	tree               map[string]string // artifacts/testbed
 	atif               string            // agent/trajectory.json
 	events             []trajectory.Event
-	agentResult        string // result.json agent_result
-	agentSec           int    // agent_execution duration
+	agentResult        string            // result.json agent_result
+	agentSec           int               // agent_execution duration
+	extra              map[string]string // more files of the trial
 }
 
 func (tr trial) write(t *testing.T, job string) {
@@ -249,6 +250,9 @@ func (tr trial) write(t *testing.T, job string) {
 		w.Flush()
 		files["agent/events.jsonl"] = b.String()
 	}
+	for p, c := range tr.extra {
+		files[p] = c
+	}
 	data, _ := json.Marshal(res)
 	files["result.json"] = string(data)
 	writeTree(t, dir, files)
@@ -279,6 +283,11 @@ func atif(actions ...atifAction) string {
 
 func view(p string, tp, tc, to int) atifAction {
 	return atifAction{tool: "str_replace_editor", args: fmt.Sprintf(`{"command": "view", "path": "/testbed/%s"}`, p), result: "package x", p: tp, c: tc, o: to}
+}
+
+// viewLines views lines from to to of p.
+func viewLines(p string, from, to int, tp, tc, tokOut int) atifAction {
+	return atifAction{tool: "str_replace_editor", args: fmt.Sprintf(`{"command": "view", "path": "/testbed/%s", "view_range": [%d, %d]}`, p, from, to), result: "func Set() {", p: tp, c: tc, o: tokOut}
 }
 
 func replace(p string, tp, tc, to int) atifAction {
@@ -351,7 +360,7 @@ func syntheticJob(t *testing.T) string {
 				bashTest("ok  \tex/kv\t0.01s\nok  \tex/api\t0.01s", 100, 0, 10), replace("api/api.go", 100, 0, 10), say("Stopping here.", 100, 0, 10))},
 		{agent: a, model: "m-a", task: beta, attempt: 2, passed: all(beta), patch: merge(getTwice, handleTwice)},
 		{agent: a, model: "m-a", task: gamma, attempt: 1, passed: nil, patch: getTwice, agentSec: 90,
-			atif: atif(view("kv/kv.go", 100, 0, 10), replace("kv/kv.go", 100, 0, 10), bashTest("--- FAIL: TestSet3a (0.00s)\nFAIL\tex/kv\t0.01s", 100, 0, 10), say("Stopping here.", 100, 0, 10))},
+			atif: atif(viewLines("kv/kv.go", 7, 8, 100, 0, 10), replace("kv/kv.go", 100, 0, 10), bashTest("--- FAIL: TestSet3a (0.00s)\nFAIL\tex/kv\t0.01s", 100, 0, 10), say("Stopping here.", 100, 0, 10))},
 		{agent: a, model: "m-a", task: gamma, attempt: 2, passed: all(gamma), patch: setCounts},
 		// Agent B.
 		{agent: b, model: "m-b", task: alpha, attempt: 1, tree: getTwice, agentResult: `{"n_input_tokens": 1000, "n_cache_tokens": 400, "n_output_tokens": 100, "cost_usd": 0.5}`,
@@ -421,7 +430,8 @@ func TestSyntheticJob(t *testing.T) {
 		// The verifier wrote reward 1, but its raw run reports the
 		// canary passed: the host's grade voids it.
 		{alpha, 2, 0, "tampered: canary passed (kv/zz_canary_test.go)", GradedHost, n(0), n(4), n(0), n(2), n(0), n(4)},
-		{beta, 1, 0, "error: no verifier result (AgentTimeoutError: Agent timed out after 3600 seconds)", GradedNone, nil, nil, nil, nil, nil, nil},
+		// Crashed before verification: none of the task's tests passed.
+		{beta, 1, 0, "error: no verifier result (AgentTimeoutError: Agent timed out after 3600 seconds)", GradedNone, n(0), n(2), n(0), n(1), n(0), n(2)},
 		{beta, 2, 1, "passed", GradedHost, n(2), n(2), n(1), n(1), n(2), n(2)},
 		{gamma, 1, 0, "failed", GradedHost, n(2), n(3), n(0), n(0), n(0), n(1)},
 		{gamma, 2, 1, "passed", GradedResultJSON, nil, nil, nil, nil, nil, nil},
@@ -437,76 +447,121 @@ func TestSyntheticJob(t *testing.T) {
 			}
 		}
 	}
-	if r := rowsB[1]; !reflect.DeepEqual(r.Notes, []string{`the verifier recorded reward "1"; the host's grade of its raw run is 0`, "no solution in the trial (artifacts/*.patch or artifacts/testbed/): no localization"}) {
+	if r := rowsB[1]; !reflect.DeepEqual(r.Notes, []string{`the verifier recorded reward "1"; the host's grade of its raw run is 0`, "no solution in the trial (artifacts/*.patch or artifacts/testbed/): no localization of the modified view"}) {
 		t.Errorf("tampered row notes %q", r.Notes)
 	}
 	if r := rowsB[2]; r.Ended != "timeout" || r.Trajectory != "events/beta-ep-0002.1.jsonl" {
 		t.Errorf("timed-out row: ended %q trajectory %q", r.Ended, r.Trajectory)
 	}
-	// Localization of one row at all three levels.
-	wantLoc1 := &Localization{Files: Match{Hit: 1, Agent: 2, Reference: 2, Precision: f(0.5), Recall: f(0.5)}, Classes: Match{Reference: 1, Precision: f(0), Recall: f(0)},
-		Functions: Match{Hit: 1, Agent: 3, Reference: 2, Precision: f(1.0 / 3), Recall: f(0.5)}}
+	// Figure 4 for one row, both views. A's first beta attempt read
+	// kv/kv.go and api/api.go whole (both functions of kv.go and
+	// Server.Handle), but its diff changes kv/kv.go (Get and Set) and adds
+	// util/util.go, which has no earlier location and is left out.
+	wantSol := &Scopes{Files: []string{"kv/kv.go", "util/util.go"}, Added: []string{"util/util.go"}, Functions: []string{"kv/kv.go: Get", "kv/kv.go: Set"}}
+	wantRef := &Scopes{Files: []string{"api/api.go", "kv/kv.go"}, Added: []string{}, Functions: []string{"api/api.go: Server.Handle", "kv/kv.go: Get"}}
+	wantInsp := &Scopes{Files: []string{"api/api.go", "kv/kv.go"}, Added: []string{}, Functions: []string{"api/api.go: Server.Handle", "kv/kv.go: Get", "kv/kv.go: Set"}}
+	if r := rowsA[2]; !reflect.DeepEqual(r.Solution, wantSol) || !reflect.DeepEqual(r.Reference, wantRef) || !reflect.DeepEqual(r.Inspected, wantInsp) {
+		t.Errorf("beta attempt 1 scopes:\n%s\n%s\n%s", show(r.Solution), show(r.Reference), show(r.Inspected))
+	}
+	wantLoc1 := &Localization{
+		Inspected: &View{Files: Match{Hit: 2, Agent: 2, Reference: 2, Precision: f(1), Recall: f(1)}, Functions: Match{Hit: 2, Agent: 3, Reference: 2, Precision: f(2.0 / 3), Recall: f(1)}},
+		Modified:  &View{Files: Match{Hit: 1, Agent: 1, Reference: 2, Precision: f(1), Recall: f(0.5)}, Functions: Match{Hit: 1, Agent: 2, Reference: 2, Precision: f(0.5), Recall: f(0.5)}},
+	}
 	if l := rowsA[2].Localization; !reflect.DeepEqual(l, wantLoc1) {
 		t.Errorf("beta attempt 1 localization: %s", show(l))
 	}
-	wantSol := &Scopes{Files: []string{"kv/kv.go", "util/util.go"}, Classes: []string{}, Functions: []string{"kv/kv.go: Get", "kv/kv.go: Set", "util/util.go: Helper"}}
-	wantRef := &Scopes{Files: []string{"api/api.go", "kv/kv.go"}, Classes: []string{"api/api.go: Server"}, Functions: []string{"api/api.go: Server.Handle", "kv/kv.go: Get"}}
-	if !reflect.DeepEqual(rowsA[2].Solution, wantSol) || !reflect.DeepEqual(rowsA[2].Reference, wantRef) {
-		t.Errorf("beta attempt 1 scopes:\n%s\n%s", show(rowsA[2].Solution), show(rowsA[2].Reference))
+	// A's gamma attempt viewed lines 7 to 8 of kv/kv.go: Set only.
+	if r := rowsA[4]; r.Inspected == nil || !reflect.DeepEqual(r.Inspected.Functions, []string{"kv/kv.go: Set"}) {
+		t.Errorf("gamma attempt 1 inspected %s", show(r.Inspected))
 	}
 	// The final tree of B's first alpha attempt is scoped like a patch.
 	if s := rowsB[0].Solution; s == nil || !reflect.DeepEqual(s.Functions, []string{"kv/kv.go: Get"}) {
 		t.Errorf("tree solution %s", show(s))
 	}
 
-	// Table 2, Figure 4 and efficiency, computed by hand (macro over
-	// tasks of the means over attempts; see the comments).
+	// Table 2 in the paper's micro form, computed by hand.
 	m := st.Metrics
 	if len(m.Agents) != 2 {
 		t.Fatalf("metrics %s", show(m))
 	}
 	type table2 struct {
 		resolved, completed, f2p, p2p *float64
+		counts                        Counts
 	}
-	got := func(am AgentMetrics) table2 { return table2{am.Resolved, am.Completed, am.F2P, am.P2P} }
-	// A: resolved (1/2+1/2+1/2)/3 = 50; completed (1/2 + 3/4 + 1/2)/3 =
-	// 7/12 = 58.33; f2p (3/4 + 3/4 + 1/2)/3 = 2/3; p2p (1 + 1/2)/2 (gamma
-	// has no P2P test) = 75.
-	if g := got(m.Agents[0]); !reflect.DeepEqual(g, table2{f(50), f(58.3), f(66.7), f(75)}) {
-		t.Errorf("A table 2: %s", show(g))
+	got := func(am AgentMetrics) table2 { return table2{am.Resolved, am.Completed, am.F2P, am.P2P, am.Counts} }
+	// A: resolved 3 of 6 attempts = 50%. Sections completed 3 + 1 + 1 + 2
+	// + 0 + 1 = 8 of 4 + 4 + 2 + 2 + 1 + 1 = 14 (alpha's mapping has 4
+	// implementable sections, one untested): 57.14%. F2P 4 + 2 + 1 + 2 + 0
+	// + 3 = 12 of 4 + 4 + 2 + 2 + 3 + 3 = 18: 66.67%. P2P 2 + 2 + 0 + 1 = 5
+	// of 2 + 2 + 1 + 1 = 6: 83.33%.
+	wantA2 := table2{f(50), f(800.0 / 14), f(1200.0 / 18), f(500.0 / 6), Counts{Resolved: 3, SectionsCompleted: 8, Sections: 14, F2PPassed: 12, F2PTotal: 18, P2PPassed: 5, P2PTotal: 6}}
+	if g := got(m.Agents[0]); !reflect.DeepEqual(g, wantA2) {
+		t.Errorf("A table 2: %s\nwant %s", show(g), show(wantA2))
 	}
-	// B: resolved (0 + 1/2 + 1/2)/3 = 33.33; completed (1/8 + 1 + 0)/3 =
-	// 3/8 (the attempts with counts only); f2p (1/8 + 1 + 2/3)/3 = 43/72 =
-	// 59.72; p2p (1/2 + 1)/2 = 75.
-	if g := got(m.Agents[1]); !reflect.DeepEqual(g, table2{f(33.3), f(37.5), f(59.7), f(75)}) {
-		t.Errorf("B table 2: %s", show(g))
+	// B: resolved 2 of 6 (beta and gamma's second attempts): 33.33%. The
+	// attempt that timed out without a verifier result counts as 0 of its
+	// task's 2 F2P tests, 1 P2P test and 2 sections; gamma's second,
+	// graded from result.json's reward, has no counts. Sections 1 + 0 + 0
+	// + 2 + 0 = 3 of 4 + 4 + 2 + 2 + 1 = 13: 23.08%; F2P 1 + 0 + 0 + 2 + 2
+	// = 5 of 4 + 4 + 2 + 2 + 3 = 15: 33.33%; P2P 2 + 0 + 0 + 1 = 3 of 2 +
+	// 2 + 1 + 1 = 6: 50%. Leaving the crashed attempt out, as lolbench
+	// did before, would give F2P 5 of 13 = 38.46%: crashing scored better
+	// than failing.
+	wantB2 := table2{f(200.0 / 6), f(300.0 / 13), f(500.0 / 15), f(50), Counts{Resolved: 2, SectionsCompleted: 3, Sections: 13, F2PPassed: 5, F2PTotal: 15, P2PPassed: 3, P2PTotal: 6, Crashed: 1, WithoutCounts: 1}}
+	if g := got(m.Agents[1]); !reflect.DeepEqual(g, wantB2) {
+		t.Errorf("B table 2: %s\nwant %s", show(g), show(wantB2))
+	}
+	// The per-attempt figures averaged over tasks stay as an extra. A:
+	// completed (3/4 + 1/4)/2, (1/2 + 1)/2, (0 + 1)/2 → (1/2 + 3/4 + 1/2)/3
+	// = 7/12; F2P (1 + 1/2)/2, (1/2 + 1)/2, (0 + 1)/2 → 2/3; P2P (1 + 1)/2,
+	// (0 + 1)/2 → 3/4 (gamma has no P2P test).
+	if mc := m.Agents[0].Macro; !reflect.DeepEqual(mc, MacroMetrics{Completed: f(700.0 / 12), F2P: f(200.0 / 3), P2P: f(75)}) {
+		t.Errorf("A macro %s", show(mc))
 	}
 	if am := m.Agents[0]; am.Tasks != 3 || am.Attempts != 6 || am.Scaffold != "openhands" || am.Model != "m-a" {
 		t.Errorf("A counts %+v", am)
 	}
-	// Figure 4. A, files: alpha (1, 1) and (1, 1), beta (1/2, 1/2) and (1,
-	// 1), gamma (1, 1) twice: precision and recall (1 + 3/4 + 1)/3 = 11/12;
-	// classes (gamma's reference has none): alpha (1, 1) and (0, 0), beta
-	// (0, 0) and (1, 1): 1/2 both; functions: alpha (1, 1) and (1/2, 1/2:
-	// Ping is not Server.Handle), beta (1/3, 1/2) and (1, 1), gamma (0, 0)
-	// and (1, 1): precision (3/4 + 2/3 + 1/2)/3 = 23/36, recall (3/4 + 3/4
-	// + 1/2)/3 = 2/3. B: one attempt with a solution.
+	// Figure 4, macro over tasks (each task's attempts averaged first).
+	// A modified: files precision 1 everywhere; recall alpha 1, beta (1/2
+	// + 1)/2, gamma 1 → 11/12. Functions: alpha (1, 1) and (1, 1/2: the
+	// new Ping is left out), beta (1/2, 1/2) and (1, 1), gamma (0, 0) and
+	// (1, 1): precision (1 + 3/4 + 1/2)/3 = 3/4, recall (3/4 + 3/4 +
+	// 1/2)/3 = 2/3. A inspected (three trajectories): files all (1, 1);
+	// functions alpha and beta read both files whole (2/3, 1), gamma
+	// viewed Set only (1, 1): precision (2/3 + 2/3 + 1)/3 = 7/9.
+	// B inspected: alpha's two attempts read api/api.go only (files and
+	// functions (1, 1/2)), beta both files (files (1, 1), functions (2/3,
+	// 1)), gamma kv/kv.go (files (1, 1), functions (1/2, 1)): files
+	// recall (1/2 + 1 + 1)/3 = 5/6, functions precision (1 + 2/3 + 1/2)/3
+	// = 13/18, recall 5/6. B modified: one attempt with a solution.
 	wantLoc := []LocMetrics{
-		{Files: PRMetric{f(91.7), f(91.7), 6}, Classes: PRMetric{f(50), f(50), 4}, Functions: PRMetric{f(63.9), f(66.7), 6}},
-		{Files: PRMetric{f(100), f(50), 1}, Classes: PRMetric{f(0), f(0), 1}, Functions: PRMetric{f(100), f(50), 1}},
+		{Inspected: LocView{Files: PRMetric{f(100), f(100), 3}, Functions: PRMetric{f(700.0 / 9), f(100), 3}},
+			Modified: LocView{Files: PRMetric{f(100), f(1100.0 / 12), 6}, Functions: PRMetric{f(75), f(200.0 / 3), 6}}},
+		{Inspected: LocView{Files: PRMetric{f(100), f(500.0 / 6), 4}, Functions: PRMetric{f(1300.0 / 18), f(500.0 / 6), 4}},
+			Modified: LocView{Files: PRMetric{f(100), f(50), 1}, Functions: PRMetric{f(100), f(50), 1}}},
 	}
 	for i, am := range m.Agents {
 		if !reflect.DeepEqual(am.Localization, wantLoc[i]) {
 			t.Errorf("%s localization:\n got %s\nwant %s", am.Agent, show(am.Localization), show(wantLoc[i]))
 		}
 	}
-	// Efficiency. A: three trajectories; turns (5+7+4)/3; wall (60 + 120 +
-	// 90)/3; input (500+700+400)/3, cached 1000/3, output (70+70+40)/3;
-	// per phase (first, repair): localization (320+220+110)/3, ...
-	wantEff := EffMetrics{Attempts: 3, Turns: f(5.3), WallSec: f(90), InputTokens: f(533), CachedTokens: f(333), OutputTokens: f(60), PhaseAttempts: 3,
-		PhaseTokens: []PhaseMean{{"requirement_understanding", 0, 0}, {"planning", 0, 0}, {"localization", 217, 0}, {"implementation", 393, 0}, {"verification", 73, 0}, {"termination", 207, 37}}}
+	// Efficiency, means per attempt. A: three trajectories without
+	// final_metrics, so their steps' sums: turns (5 + 7 + 4)/3; wall (60 +
+	// 120 + 90)/3; non-cached input (500 + 700 + 400)/3, cached 1000/3,
+	// output (70 + 70 + 40)/3. Per phase (input, output): localization
+	// (200, 20), (200, 20), (100, 10); editing (200, 40), (300, 30), (100,
+	// 10); verification (0, 0), (100, 10), (100, 10); each closing
+	// message (100, 10) is unattributed.
+	u := func(in, out float64) UsageMean { return UsageMean{Input: in, Output: out} }
+	wantEff := EffMetrics{Attempts: 3, Turns: f(16.0 / 3), WallSec: f(90), InputTokens: f(1600.0 / 3), CachedTokens: f(1000.0 / 3), OutputTokens: f(60), PhaseAttempts: 3,
+		PhaseTokens: []PhaseMean{{"requirement_understanding", u(0, 0), u(0, 0)}, {"task_planning", u(0, 0), u(0, 0)},
+			{"code_localization", u(500.0/3, 50.0/3), u(0, 0)}, {"code_editing", u(200, 80.0/3), u(0, 0)}, {"code_verification", u(200.0/3, 20.0/3), u(0, 0)}},
+		Unattributed: &UsageMean{100, 10}}
 	if !reflect.DeepEqual(m.Agents[0].Efficiency, wantEff) {
 		t.Errorf("A efficiency:\n got %s\nwant %s", show(m.Agents[0].Efficiency), show(wantEff))
+	}
+	if e := rowsA[1].Efficiency; e.TokensFrom != FromSteps || e.CostFrom != "" || *e.Unattributed != (trajectory.Usage{Input: 100, Output: 10}) {
+		t.Errorf("A alpha 2 efficiency %s", show(e))
 	}
 	// B: four trajectories of five turns; tokens and cost from two
 	// trials' agent_result (n_input_tokens includes the cached ones).
@@ -515,7 +570,7 @@ func TestSyntheticJob(t *testing.T) {
 		t.Errorf("B efficiency:\n got %s\nwant %s", show(m.Agents[1].Efficiency), show(wantEffB))
 	}
 
-	// Table 3 and the per-phase tables.
+	// Table 3 and the per-phase tables, in units.
 	an := &Analyze{NoJudge: "no LLM endpoint configured"}
 	if err := an.Run(context.Background(), &pipeline.Env{Workspace: ws}); err != nil {
 		t.Fatal(err)
@@ -523,65 +578,53 @@ func TestSyntheticJob(t *testing.T) {
 	if an.Analysis.Judge.Status != "skipped: no LLM endpoint configured" {
 		t.Errorf("judge %+v", an.Analysis.Judge)
 	}
-	type cell struct {
-		name           string
-		percent, naive float64
-	}
-	phases := func(tb Table) []cell {
-		var out []cell
-		for _, s := range tb.Phases {
-			if s.Percent != 0 || s.Naive != 0 {
-				out = append(out, cell{s.Name, s.Percent, s.Naive})
-			}
-		}
-		return out
-	}
-	modes := func(tb Table, phase string) []cell {
-		var out []cell
-		for _, s := range tb.Modes[phase] {
-			if s.Percent != 0 || s.Naive != 0 {
-				out = append(out, cell{s.Name, s.Percent, s.Naive})
-			}
-		}
-		return out
-	}
 	aa, ab := an.Analysis.Agents[0], an.Analysis.Agents[1]
-	if aa.Agent != agentA || aa.Failed != 3 || aa.NoTrajectory != 0 || aa.Table.Attempts != 3 || ab.Failed != 4 || ab.Table.Attempts != 4 {
+	if aa.Agent != agentA || aa.Failed != 3 || aa.NoTrajectory != 0 || aa.Analyzed != 3 || aa.Evaluable != 3 || ab.Failed != 4 || ab.Analyzed != 4 || ab.Table.Units != 4 {
 		t.Fatalf("analysis counts %s", show(an.Analysis.Agents))
 	}
-	// A: each failed attempt has one verification mode, so verification
-	// is 100.0 and its three modes 100/3 each: naive rounding gives 33.3
-	// three times (99.9); largest remainder gives the tie's tenth to the
-	// first in the taxonomy.
-	if g := phases(aa.Table); !reflect.DeepEqual(g, []cell{{"verification", 100, 100}}) {
-		t.Errorf("A phases %v", g)
+	// A, three failed attempts. alpha 2 changed both reference files
+	// (incorrect_patch) and ran no test (no_validation_attempted): 1/2
+	// each. beta 1 read api/api.go and left it unchanged
+	// (relevant_change_omitted; cross_module_context_missing: it changed
+	// kv/kv.go) and edited after its last, passing, test run
+	// (no_test_after_final_edit): 1/3 each. gamma 1 changed the reference
+	// file (incorrect_patch) and stopped after its test failed
+	// (gave_up_early): 1/2 each. Phases: localization 1/3, editing 1/2 +
+	// 1/3 + 1 = 11/6, verification 1/2 + 1/3 = 5/6; tenths 3.33, 18.33,
+	// 8.33: floors 29 of 30, the tenth to the first of the equal
+	// remainders. Naive rounding gives 0.3 + 1.8 + 0.8 = 2.9.
+	wantA3 := []cellRow{{"code_localization", 0.4, 0.3, "1/3"}, {"code_editing", 1.8, 1.8, "11/6"}, {"code_verification", 0.8, 0.8, "5/6"}}
+	if g := nonZero(aa.Table.Phases); !reflect.DeepEqual(g, wantA3) {
+		t.Errorf("A phases %v\nwant %v", g, wantA3)
 	}
-	if g := modes(aa.Table, "verification"); !reflect.DeepEqual(g, []cell{{"no_test_run", 33.4, 33.3}, {"no_test_after_final_edit", 33.3, 33.3}, {"final_test_failure_ignored", 33.3, 33.3}}) {
-		t.Errorf("A verification modes %v", g)
-	}
-	// B: attempt 1 has three modes (edit_before_exploration,
-	// failed_edit_unrecovered, no_test_run: 1/3 each), attempt 2
-	// edit_before_exploration, the timed-out attempt budget_exhausted,
-	// gamma's failed_edit_unrecovered. Over 4 attempts: localization
-	// (1/3+1)/4 = 33.33%, implementation 33.33%, verification 8.33%,
-	// termination 25%: naive 33.3 + 33.3 + 8.3 + 25.0 = 99.9; largest
-	// remainder gives the tenth to localization, first of three equal
-	// remainders.
-	if g := phases(ab.Table); !reflect.DeepEqual(g, []cell{{"localization", 33.4, 33.3}, {"implementation", 33.3, 33.3}, {"verification", 8.3, 8.3}, {"termination", 25, 25}}) {
-		t.Errorf("B phases %v", g)
-	}
-	for phase, want := range map[string][]cell{
-		"localization":   {{"edit_before_exploration", 33.4, 33.3}},
-		"implementation": {{"failed_edit_unrecovered", 33.3, 33.3}},
-		"verification":   {{"no_test_run", 8.3, 8.3}},
-		"termination":    {{"budget_exhausted", 25, 25}},
+	for phase, want := range map[string][]cellRow{
+		"code_localization": {{"cross_module_context_missing", 0.4, 0.3, "1/3"}},
+		"code_editing":      {{"incorrect_patch", 1, 1, "1"}, {"relevant_change_omitted", 0.3, 0.3, "1/3"}, {"gave_up_early", 0.5, 0.5, "1/2"}},
+		"code_verification": {{"no_validation_attempted", 0.5, 0.5, "1/2"}, {"no_test_after_final_edit", 0.3, 0.3, "1/3"}},
 	} {
-		if g := modes(ab.Table, phase); !reflect.DeepEqual(g, want) {
-			t.Errorf("B %s modes %v, want %v", phase, g, want)
+		if g := nonZero(aa.Table.Modes[phase]); !reflect.DeepEqual(g, want) {
+			t.Errorf("A %s: %v, want %v", phase, g, want)
 		}
 	}
-	if ab.Table.Phases[2].Exact != "100/3" || ab.Table.Phases[4].Exact != "25/3" {
-		t.Errorf("exact %s %s", ab.Table.Phases[2].Exact, ab.Table.Phases[4].Exact)
+	// B, four: alpha 1 (its tree changed kv/kv.go only, it read api/api.go,
+	// ran no test and a failed edit of kv/kv.go was never tried again): a
+	// quarter each to cross_module_context_missing,
+	// relevant_change_omitted, no_validation_attempted and
+	// tool_failure_not_retried; alpha 2 and beta 1 (no diff: their edits
+	// changed both files) incorrect_patch; gamma 1 incorrect_patch and
+	// tool_failure_not_retried, half each. Phases 1/4, 11/4, 1/4, 3/4:
+	// tenths 2.5, 27.5, 2.5, 7.5, floors 38 of 40, the two tenths to the
+	// first two of four equal remainders. Naive rounding (half up) gives
+	// 0.3 + 2.8 + 0.3 + 0.8 = 4.2.
+	wantB3 := []cellRow{{"code_localization", 0.3, 0.3, "1/4"}, {"code_editing", 2.8, 2.8, "11/4"}, {"code_verification", 0.2, 0.3, "1/4"}, {"tool_use", 0.7, 0.8, "3/4"}}
+	if g := nonZero(ab.Table.Phases); !reflect.DeepEqual(g, wantB3) {
+		t.Errorf("B phases %v\nwant %v", g, wantB3)
+	}
+	if g := nonZero(ab.Table.Modes["code_editing"]); !reflect.DeepEqual(g, []cellRow{{"incorrect_patch", 2.5, 2.5, "5/2"}, {"relevant_change_omitted", 0.3, 0.3, "1/4"}}) {
+		t.Errorf("B editing %v", g)
+	}
+	if !reflect.DeepEqual(ab.Signals[:3], []SignalCount{{"edit_before_exploration", 2}, {"tests_modified", 0}, {"budget_exhausted", 1}}) {
+		t.Errorf("B signals %+v", ab.Signals)
 	}
 	// Evidence: B's first alpha attempt, with its steps.
 	data, _ := os.ReadFile(filepath.Join(ws.Root, Dir, agentB, AttributionsFile))
@@ -592,10 +635,14 @@ func TestSyntheticJob(t *testing.T) {
 	}
 	var ev []string
 	for _, d := range att.Modes {
-		ev = append(ev, fmt.Sprintf("%s %v %q %.4f", d.Mode, d.Steps, d.Detail, d.Share))
+		ev = append(ev, fmt.Sprintf("%s %s %v %q %.4f", d.Mode, d.Confidence, d.Steps, d.Detail, d.Share))
 	}
-	if want := []string{`edit_before_exploration [2] "first edit: kv/kv.go" 0.3333`, `failed_edit_unrecovered [5] "failed edits of kv/kv.go" 0.3333`, `no_test_run [] "" 0.3333`}; !reflect.DeepEqual(ev, want) {
+	if want := []string{`cross_module_context_missing high [] "changed kv/kv.go; not api/api.go" 0.2500`, `relevant_change_omitted high [3] "read, left unchanged: api/api.go" 0.2500`,
+		`no_validation_attempted high [] "" 0.2500`, `tool_failure_not_retried high [5] "failed and never tried again: edit of kv/kv.go" 0.2500`}; !reflect.DeepEqual(ev, want) {
 		t.Errorf("evidence %q", ev)
+	}
+	if len(att.Signals) != 1 || att.Signals[0].Signal != "edit_before_exploration" {
+		t.Errorf("signals %+v", att.Signals)
 	}
 
 	// A second eval of the same job gives the same results.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,7 +49,7 @@ type trialResult struct {
 		CostUSD       *float64 `json:"cost_usd"`
 	} `json:"agent_result"`
 	VerifierResult *struct {
-		Rewards map[string]json.Number `json:"rewards"`
+		Rewards map[string]json.RawMessage `json:"rewards"`
 	} `json:"verifier_result"`
 	ExceptionInfo *struct {
 		ExceptionType    string `json:"exception_type"`
@@ -80,11 +79,14 @@ type Trial struct {
 	Result trialResult
 }
 
-// readTrial reads dir/result.json; ok is false when it is not a trial's
-// (no trial_name), err when it cannot be read or parsed.
+// readTrial reads dir/result.json; ok is false when there is none or it
+// is not a trial's (no trial_name), err when it cannot be read or parsed.
 func readTrial(dir string) (t *Trial, ok bool, err error) {
 	path := filepath.Join(dir, "result.json")
-	data, err := readCapped(path, maxResultJSON)
+	data, err := folderFS{dir}.read("result.json", maxResultJSON)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -103,31 +105,62 @@ func readTrial(dir string) (t *Trial, ok bool, err error) {
 	if r.TaskName == "" || r.TrialName == "" {
 		return nil, false, fmt.Errorf("%s: a trial result needs task_name and trial_name", path)
 	}
+	if _, _, err := t.rewardOf(); err != nil {
+		return nil, false, err
+	}
+	if ar := r.AgentResult; ar != nil {
+		for _, n := range []*int64{ar.NInputTokens, ar.NCacheTokens, ar.NOutputTokens} {
+			if n != nil && *n < 0 {
+				return nil, false, fmt.Errorf("%s: agent_result has a negative token count", path)
+			}
+		}
+		if ar.CostUSD != nil && !(*ar.CostUSD >= 0 && *ar.CostUSD < 1e9) {
+			return nil, false, fmt.Errorf("%s: agent_result cost_usd %v is not a plausible cost", path, *ar.CostUSD)
+		}
+	}
 	return t, true, nil
 }
 
-// readCapped reads a regular file of at most max bytes.
-func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// rewardOf reads verifier_result.rewards.reward: a JSON number from 0 to
+// 1 (a string, even "1", is refused); ok is false when there is none.
+func (t *Trial) rewardOf() (reward float64, ok bool, err error) {
+	vr := t.Result.VerifierResult
+	if vr == nil {
+		return 0, false, nil
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	raw, has := vr.Rewards["reward"]
+	if !has {
+		return 0, false, nil
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+	name := filepath.Join(t.Dir, "result.json")
+	if err := json.Unmarshal(raw, &reward); err != nil {
+		return 0, false, fmt.Errorf("%s: verifier_result.rewards.reward is %s, not a number", name, jsonKind(raw))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if reward < 0 || reward > 1 {
+		return 0, false, fmt.Errorf("%s: verifier_result.rewards.reward is %v, not between 0 and 1", name, reward)
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+	return reward, true, nil
+}
+
+// jsonKind names the type of a JSON value for messages.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "empty"
 	}
-	return data, nil
+	switch raw[0] {
+	case '"':
+		return "a string (" + firstLine(string(raw)) + ")"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // FindTrials lists the trials below each of dirs, sorted by folder.
@@ -136,18 +169,16 @@ func FindTrials(dirs []string) ([]*Trial, error) {
 	seen := map[string]bool{}
 	var walk func(dir string, depth int) (int, error)
 	walk = func(dir string, depth int) (int, error) {
-		if _, err := os.Stat(filepath.Join(dir, "result.json")); err == nil {
-			t, ok, err := readTrial(dir)
-			if err != nil {
-				return 0, err
+		t, ok, err := readTrial(dir)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			if abs, _ := filepath.Abs(dir); !seen[abs] {
+				seen[abs] = true
+				out = append(out, t)
 			}
-			if ok {
-				if abs, _ := filepath.Abs(dir); !seen[abs] {
-					seen[abs] = true
-					out = append(out, t)
-				}
-				return 1, nil
-			}
+			return 1, nil
 		}
 		if depth == 2 {
 			return 0, nil
@@ -247,52 +278,66 @@ func endReason(excType, msg string) string {
 // solutionOf finds what the agent produced in a trial: a patch in
 // artifacts/ (one *.patch or *.diff file, or, among several, the one
 // named solution, model, agent or diff), else the final repository
-// state in artifacts/testbed/. kind is "patch", "tree" or "".
-func solutionOf(trialDir string) (kind, path string, err error) {
-	dir := filepath.Join(trialDir, "artifacts")
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", "", nil
+// state in artifacts/testbed/. kind is "patch" or "tree" with the path in
+// the trial, or "" with a note on why there is none to read.
+func solutionOf(fsys folderFS) (kind, rel, note string, err error) {
+	const none = "no solution in the trial (artifacts/*.patch or artifacts/testbed/): no localization of the modified view"
+	entries, err := fsys.readDir("artifacts")
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", none, nil
 	}
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	var patches []string
 	for _, e := range entries {
 		n := e.Name()
-		if e.Type().IsRegular() && (strings.HasSuffix(n, ".patch") || strings.HasSuffix(n, ".diff")) {
+		if strings.HasSuffix(n, ".patch") || strings.HasSuffix(n, ".diff") {
+			if !e.Type().IsRegular() {
+				return "", "", "", fmt.Errorf("%s: %s", fsys.full("artifacts/"+n), what(e.Type()))
+			}
 			patches = append(patches, n)
 		}
 	}
 	switch {
 	case len(patches) == 1:
-		return "patch", filepath.Join(dir, patches[0]), nil
+		return "patch", "artifacts/" + patches[0], "", nil
 	case len(patches) > 1:
 		for _, want := range []string{"solution", "model", "agent", "diff"} {
 			for _, p := range patches {
 				if strings.TrimSuffix(strings.TrimSuffix(p, ".patch"), ".diff") == want {
-					return "patch", filepath.Join(dir, p), nil
+					return "patch", "artifacts/" + p, "", nil
 				}
 			}
 		}
-		return "", "", fmt.Errorf("%s: several patches (%s) and none named solution.patch", dir, strings.Join(patches, ", "))
+		return "", "", fmt.Sprintf("solution: %s: several patches (%s) and none named solution.patch", fsys.full("artifacts"), strings.Join(patches, ", ")), nil
 	}
-	if st, err := os.Lstat(filepath.Join(dir, "testbed")); err == nil && st.IsDir() {
-		return "tree", filepath.Join(dir, "testbed"), nil
+	fi, err := fsys.lstat("artifacts/testbed")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", none, nil
+	case err != nil:
+		return "", "", "", err
+	case !fi.IsDir():
+		return "", "", "", fmt.Errorf("%s: %s", fsys.full("artifacts/testbed"), what(fi.Mode()))
 	}
-	return "", "", nil
+	return "tree", "artifacts/testbed", "", nil
 }
 
-// trajectoryOf finds a trial's trajectory: agent/trajectory.json (ATIF)
-// or agent/events.jsonl (lolbench's events).
-func trajectoryOf(trialDir string) string {
+// trajectoryOf finds a trial's trajectory, in its agent/ folder:
+// trajectory.json (ATIF) or events.jsonl (lolbench's events); "" when
+// there is none.
+func trajectoryOf(fsys folderFS) (string, error) {
 	for _, n := range []string{"trajectory.json", "events.jsonl"} {
-		p := filepath.Join(trialDir, "agent", n)
-		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-			return p
+		_, err := fsys.lstat("agent/" + n)
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // firstLine is s up to its first newline, trimmed.

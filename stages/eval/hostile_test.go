@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 )
 
 // Every input is hostile: a malformed file is an error that names it.
@@ -22,7 +23,7 @@ func TestEvalRejectsBadInput(t *testing.T) {
 		{"not json", map[string]string{"result.json": `{"trial_name": `}, "TRIAL/result.json: unexpected end of JSON input"},
 		{"no task", map[string]string{"result.json": `{"trial_name": "t1"}`}, "TRIAL/result.json: a trial result needs task_name and trial_name"},
 		{"types", map[string]string{"result.json": `{"trial_name": "t1", "task_name": 7}`}, "TRIAL/result.json: not a Harbor trial result"},
-		{"reward type", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "x", "verifier_result": {"rewards": {"reward": "high"}}}`}, "TRIAL/result.json: not a Harbor trial result"},
+		{"reward type", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "x", "verifier_result": {"rewards": {"reward": "high"}}}`}, `TRIAL/result.json: verifier_result.rewards.reward is a string ("high"), not a number`},
 		{"unbuilt task", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "lolbench/delta-ep-0004"}`}, `TRIAL: task "lolbench/delta-ep-0004" is not built in workspace`},
 		{"bad task name", map[string]string{"result.json": `{"trial_name": "t1", "task_name": "lolbench/Alpha EP"}`}, `TRIAL: task "lolbench/Alpha EP": invalid candidate id`},
 		{"bad trajectory", map[string]string{"result.json": okResult, "agent/trajectory.json": `{"schema_version": "ATIF-v1.4", "steps": [{"step_id": "one"}]}`}, "TRIAL/agent/trajectory.json: step 1:"},
@@ -138,4 +139,27 @@ func TestPredictionsVariantsAndTrajectories(t *testing.T) {
 	if s.Task != "alpha-ep-0001-spec" || s.Candidate != "alpha-ep-0001" || s.Variant != Spec || s.Trajectory != "" || s.Efficiency != nil {
 		t.Errorf("spec row %s", show(s))
 	}
+}
+
+// FuzzParseReward: a reward.json parseReward takes is one the task can
+// have; nothing panics.
+func FuzzParseReward(f *testing.F) {
+	for _, s := range []string{
+		`{"reward": 1, "f2p_passed": 2, "f2p_total": 2, "p2p_passed": 1, "p2p_total": 1, "sections_completed": 2, "sections_total": 2, "tampered": 0, "reason": "passed"}`,
+		`{"reward": 0, "f2p_passed": 70, "f2p_total": 2, "p2p_passed": 0, "p2p_total": 1, "reason": "failed"}`,
+		`{"reward": "1", "reason": "passed"}`, `{"reward": 1.0}`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	cfg := grade.Config{FailToPass: []string{"a", "b"}, PassToPass: []string{"c"}, Sections: map[string][]string{"a": {"1"}, "b": {"2"}}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, ours, err := parseReward(data, "reward.json", cfg)
+		if err != nil || !ours {
+			return
+		}
+		if r.F2PTotal != 2 || r.P2PTotal != 1 || r.F2PPassed > 2 || r.P2PPassed > 1 || r.F2PPassed < 0 || r.P2PPassed < 0 || r.SectionsTotal != 2 || r.SectionsCompleted > 2 ||
+			(r.Reward == 1) != (r.F2PPassed == 2 && r.P2PPassed == 1) {
+			t.Fatalf("accepted %+v from %s", r, data)
+		}
+	})
 }

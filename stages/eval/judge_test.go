@@ -44,7 +44,7 @@ func judgeWorkspace(t *testing.T) *workspace.Workspace {
 	// question to the judge.
 	b.evs[len(b.evs)-1].Text = "Stopping here."
 	writeEvents(t, filepath.Join(agent, "events", "kv-ep-0001.2.jsonl"), b.evs)
-	ref := &Scopes{Files: []string{server, store}, Classes: []string{}, Functions: []string{"store/store.go: " + referenceMarker}}
+	ref := &Scopes{Files: []string{server, store}, Added: []string{}, Functions: []string{"store/store.go: " + referenceMarker}}
 	var rows []*Row
 	for i := 1; i <= 2; i++ {
 		rows = append(rows, &Row{Agent: "scaffold__m", Scaffold: "scaffold", Model: "m", Task: "kv-ep-0001", Candidate: "kv-ep-0001", Variant: Plain,
@@ -75,12 +75,12 @@ func writeEvents(t *testing.T, path string, evs []trajectory.Event) {
 func TestJudgeAgainstFakeEndpoint(t *testing.T) {
 	ws := judgeWorkspace(t)
 	good := `{"modes": [
-	 {"mode": "requirement_misread", "present": true, "confidence": "high", "steps": [2], "evidence": "Step 2 reads the TTL as milliseconds; the proposal says seconds."},
-	 {"mode": "requirement_omitted", "present": true, "confidence": "low", "steps": [3], "evidence": "maybe"},
-	 {"mode": "constraint_violated", "present": true, "confidence": "medium", "steps": [2, 99], "evidence": "step 99"},
+	 {"mode": "misread_requirement", "present": true, "confidence": "high", "steps": [2], "evidence": "Step 2 reads the TTL as milliseconds; the proposal says seconds."},
+	 {"mode": "incomplete_requirement_coverage", "present": true, "confidence": "low", "steps": [3], "evidence": "maybe"},
+	 {"mode": "missed_constraint", "present": true, "confidence": "medium", "steps": [2, 99], "evidence": "step 99"},
 	 {"mode": "scope_misjudged", "present": true, "confidence": "medium", "steps": [], "evidence": "no steps"},
-	 {"mode": "no_decomposition", "present": true, "confidence": "medium", "steps": [4, 3], "evidence": "Edits start at step 3 with no plan."},
-	 {"mode": "plan_not_followed", "present": false, "confidence": "high", "steps": [], "evidence": ""}]}`
+	 {"mode": "flawed_plan", "present": true, "confidence": "medium", "steps": [4, 3], "evidence": "Edits start at step 3 with no plan."},
+	 {"mode": "abandoned_plan", "present": false, "confidence": "high", "steps": [], "evidence": ""}]}`
 	// The first attempt gets a usable answer; the second three answers
 	// that cannot be parsed (the client asks again twice). The two are
 	// asked at once, so the answer follows the question.
@@ -116,7 +116,7 @@ func TestJudgeAgainstFakeEndpoint(t *testing.T) {
 				t.Errorf("request %d contains %q", i+1, banned)
 			}
 		}
-		for _, need := range []string{"Implement key expiry (KVEP 1)", "I will treat the TTL as milliseconds.", `<step n="2">`, "requirement_misread", "plan_not_followed", "edited store/store.go (modify)"} {
+		for _, need := range []string{"Implement key expiry (KVEP 1)", "I will treat the TTL as milliseconds.", `<step n="2">`, "misread_requirement", "abandoned_plan", "edited store/store.go (modify)"} {
 			if !strings.Contains(text, need) {
 				t.Errorf("request %d lacks %q", i+1, need)
 			}
@@ -145,17 +145,19 @@ func TestJudgeAgainstFakeEndpoint(t *testing.T) {
 	for _, d := range atts[0].Modes {
 		got = append(got, kept{d.Mode, d.Confidence, d.Weight, d.Share, d.Steps})
 	}
-	// The baseline trajectory fires no rule; high 1.0 and medium 0.6 split
-	// the unit as 5/8 and 3/8.
-	want := []kept{{"requirement_misread", High, 1, 0.625, []int{2}}, {"no_decomposition", Medium, 0.6, 0.375, []int{3, 4}}}
+	// The solution changed both reference files, yet failed: the rule
+	// incorrect_patch (high). With the two kept judgments, weights 1.0,
+	// 0.6 and 1.0 split the unit as 5/13, 3/13 and 5/13.
+	want := []kept{{"misread_requirement", High, 1, 5.0 / 13, []int{2}}, {"flawed_plan", Medium, 0.6, 3.0 / 13, []int{3, 4}},
+		{"incorrect_patch", High, 1, 5.0 / 13, nil}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("kept %+v, want %+v", got, want)
 	}
-	wantDropped := []Dropped{{"requirement_omitted", DropLowConfidence}, {"constraint_violated", DropBadCitation + " (99)"}, {"scope_misjudged", DropNoCitation}}
+	wantDropped := []Dropped{{"incomplete_requirement_coverage", DropLowConfidence}, {"missed_constraint", DropBadCitation + " (99)"}, {"scope_misjudged", DropNoCitation}}
 	if !reflect.DeepEqual(atts[0].Dropped, wantDropped) {
 		t.Fatalf("dropped %+v, want %+v", atts[0].Dropped, wantDropped)
 	}
-	if len(atts[1].Modes) != 0 || !atts[1].Unattributed || len(atts[1].Dropped) != 1 || !strings.HasPrefix(atts[1].Dropped[0].Why, DropUnparseable+": ") {
+	if len(atts[1].Modes) != 1 || atts[1].Modes[0].Mode != "incorrect_patch" || atts[1].Unattributed || len(atts[1].Dropped) != 1 || !strings.HasPrefix(atts[1].Dropped[0].Why, DropUnparseable+": ") {
 		t.Fatalf("second attempt %+v", atts[1])
 	}
 	js := an.Analysis.Judge
@@ -163,17 +165,18 @@ func TestJudgeAgainstFakeEndpoint(t *testing.T) {
 		!reflect.DeepEqual(js.Dropped, map[string]int{DropLowConfidence: 1, DropBadCitation: 1, DropNoCitation: 1, DropUnparseable: 1}) {
 		t.Fatalf("judge summary %+v", js)
 	}
-	// Table 3 for the agent: 2 attempts; requirement understanding 5/8,
-	// planning 3/8, unattributed 1 → 31.25%, 18.75%, 50%.
-	tb := an.Analysis.Agents[0].Table
-	pct := map[string]float64{}
-	for _, s := range tb.Phases {
-		pct[s.Name] = s.Percent
+	// Table 3 for the agent, in units over its 2 evaluable attempts:
+	// requirement understanding 5/13 (tenths 3.846), task planning 3/13
+	// (2.308), code editing 5/13 + 1 = 18/13 (13.846): floors 3 + 2 + 13 =
+	// 18 of 20 tenths, the two missing to the .846 remainders.
+	aa := an.Analysis.Agents[0]
+	units := map[string]float64{}
+	for _, s := range aa.Table.Phases {
+		units[s.Name] = s.Units
 	}
-	if pct["requirement_understanding"] != 31.3 || pct["planning"] != 18.7 || pct[Unattributed] != 50 {
-		// 312.5 and 187.5 tenths: floors 312 + 187 + 500 = 999, the tie of
-		// remainders goes to the first.
-		t.Fatalf("phases %+v", tb.Phases)
+	if aa.Analyzed != 2 || aa.Evaluable != 2 || aa.Table.Units != 2 ||
+		!reflect.DeepEqual(units, map[string]float64{"requirement_understanding": 0.4, "task_planning": 0.2, "code_localization": 0, "code_editing": 1.4, "code_verification": 0, "self_repair": 0, "tool_use": 0}) {
+		t.Fatalf("analysis %+v", aa)
 	}
 
 	// Replay: the same analysis with no endpoint, from the records.

@@ -103,11 +103,13 @@ func TestPredictionsGradedByTheVerifier(t *testing.T) {
 		}
 	}
 	// The reference localizes perfectly; the empty patch touches nothing.
+	// Predictions have no trajectory here: no inspected view.
 	one := 1.0
-	if l := rows[0].Localization; l == nil || *l.Files.Precision != one || *l.Files.Recall != one || *l.Functions.Precision != one || *l.Functions.Recall != one {
+	if l := rows[0].Localization; l == nil || l.Inspected != nil || l.Modified == nil || *l.Modified.Files.Precision != one || *l.Modified.Files.Recall != one ||
+		(l.Modified.Functions.Reference > 0 && (*l.Modified.Functions.Precision != one || *l.Modified.Functions.Recall != one)) {
 		t.Errorf("reference localization %s", show(rows[0].Localization))
 	}
-	if l := rows[1].Localization; l == nil || l.Files.Agent != 0 || *l.Files.Precision != 0 || *l.Files.Recall != 0 {
+	if l := rows[1].Localization; l == nil || l.Modified.Files.Agent != 0 || *l.Modified.Files.Precision != 0 || *l.Modified.Files.Recall != 0 {
 		t.Errorf("empty localization %s", show(rows[1].Localization))
 	}
 	if _, err := os.Stat(filepath.Join(ws.Root, Dir, agent, RunsDir, c.ID+".1", "verifier", "run-1", "run.json")); err != nil {

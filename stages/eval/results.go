@@ -44,7 +44,9 @@ const (
 	GradedRewardJSON = "reward.json"
 	// GradedResultJSON: only Harbor's verifier_result reward in result.json.
 	GradedResultJSON = "result.json"
-	// GradedNone: the trial has no verifier result; it counts as failed.
+	// GradedNone: the trial has no verifier result (the agent crashed or
+	// timed out before verification): it counts as failed, with none of
+	// the task's tests passed and no section completed (paper §4.1).
 	GradedNone = "none"
 )
 
@@ -80,8 +82,12 @@ type Row struct {
 	SectionsCompleted *int `json:"sections_completed"`
 	Sections          *int `json:"sections"`
 
+	// Reference and Solution are the scopes the reference solution and
+	// the agent's solution change; Inspected those the agent's reads
+	// showed.
 	Reference    *Scopes       `json:"reference"`
 	Solution     *Scopes       `json:"solution"`
+	Inspected    *Scopes       `json:"inspected"`
 	Localization *Localization `json:"localization"`
 	Efficiency   *Efficiency   `json:"efficiency"`
 	// Trajectory is the normalized events file, relative to the agent's
@@ -94,14 +100,22 @@ type Row struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Localization is precision and recall at three levels (Figure 4).
+// Localization is Figure 4 for one attempt: the files and functions the
+// agent inspected, and those it modified, against those the reference
+// solution modified (paper section 4.5), new ones left out. A view is nil
+// when its side is unknown (no trajectory, no solution, no reference).
 type Localization struct {
+	Inspected *View `json:"inspected"`
+	Modified  *View `json:"modified"`
+}
+
+// View compares one view at the two levels.
+type View struct {
 	Files     Match `json:"files"`
-	Classes   Match `json:"classes"`
 	Functions Match `json:"functions"`
 }
 
-// Match compares the solution's set with the reference's at one level.
+// Match compares the agent's set with the reference's at one level.
 type Match struct {
 	Hit       int      `json:"hit"`
 	Agent     int      `json:"agent"`
@@ -125,15 +139,24 @@ func match(agent, ref []string) Match {
 	return m
 }
 
-func localize(sol, ref *Scopes) *Localization {
-	if sol == nil || ref == nil {
+func compare(agent, ref *Scopes) *View {
+	if agent == nil || ref == nil {
 		return nil
 	}
-	return &Localization{Files: match(sol.Files, ref.Files), Classes: match(sol.Classes, ref.Classes), Functions: match(sol.Functions, ref.Functions)}
+	return &View{Files: match(agent.located(), ref.located()), Functions: match(agent.Functions, ref.Functions)}
+}
+
+func localize(inspected, sol, ref *Scopes) *Localization {
+	l := &Localization{Inspected: compare(inspected, ref), Modified: compare(sol, ref)}
+	if l.Inspected == nil && l.Modified == nil {
+		return nil
+	}
+	return l
 }
 
 // Efficiency is what the trajectory (or the trial) says of the cost of an
-// attempt. Tokens are non-cached input, cached input and generated.
+// attempt. Tokens are non-cached input, cached input and generated, every
+// figure exact as read.
 type Efficiency struct {
 	Turns        *int     `json:"turns"`
 	WallSec      *float64 `json:"wall_time_sec"`
@@ -141,17 +164,28 @@ type Efficiency struct {
 	CachedTokens *int64   `json:"cached_tokens"`
 	OutputTokens *int64   `json:"output_tokens"`
 	CostUSD      *float64 `json:"cost_usd"`
-	// PhaseTokens splits the turns' tokens by activity phase, first
-	// attempt and repair loops (trajectory.Summary); only when every
-	// turn's tokens are known.
-	PhaseTokens []PhaseTokens `json:"phase_tokens,omitempty"`
+	// TokensFrom and CostFrom say where the totals come from:
+	// "final_metrics" (the trajectory's totals, which count the model
+	// calls outside its steps), "steps" (the steps' sums and the
+	// subagents' trajectories found in the trial) or "agent_result" (the
+	// trial's).
+	TokensFrom string `json:"tokens_from,omitempty"`
+	CostFrom   string `json:"cost_from,omitempty"`
+	// Subagents counts the subagent trajectories read in the trial.
+	Subagents int `json:"subagents,omitempty"`
+	// PhaseTokens split the steps' non-cached input and generated tokens
+	// by activity phase, first attempt and repair loops (Figure 9);
+	// Unattributed is the rest of the totals, which no phase claims (the
+	// closing message, context summarization, subagents).
+	PhaseTokens  []PhaseTokens     `json:"phase_tokens,omitempty"`
+	Unattributed *trajectory.Usage `json:"unattributed,omitempty"`
 }
 
-// PhaseTokens is one phase's tokens.
+// PhaseTokens is one activity phase's tokens.
 type PhaseTokens struct {
-	Phase  string `json:"phase"`
-	First  int64  `json:"first"`
-	Repair int64  `json:"repair"`
+	Phase  string           `json:"phase"`
+	First  trajectory.Usage `json:"first"`
+	Repair trajectory.Usage `json:"repair"`
 }
 
 // agentPattern restricts agent names to what a folder name can safely be.
@@ -251,6 +285,9 @@ func ReadResults(path string, each func(*Row) error) error {
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.DisallowUnknownFields()
 			if derr := dec.Decode(&r); derr != nil {
+				if strings.Contains(derr.Error(), "unknown field") {
+					return fmt.Errorf("%s:%d: %w (written by another version of lolbench: run lolbench eval again)", path, n, derr)
+				}
 				return fmt.Errorf("%s:%d: %w", path, n, derr)
 			}
 			if r.Task == "" || r.Attempt < 1 || CheckAgent(r.Agent) != nil {

@@ -13,18 +13,33 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/syntax"
+	"github.com/lolbench/lolbench/pipeline/trajectory"
 )
 
-// Scopes are the source files, classes and functions a change touches,
-// as rule 27 resolves them (pipeline/syntax: deleted lines on the tree
-// before the change, added lines on the tree after it, plus the classes
-// and functions the change adds). Classes are "file: Class", functions
-// "file: Class.function" (or "file: function"), as the report's
-// statistics write them.
+// Scopes are the source files and functions a change touches, as rule 27
+// resolves them (pipeline/syntax: deleted lines on the tree before the
+// change, added lines on the tree after it), or that an agent inspected.
+// Files include the files a change adds, which Added lists again: the
+// failure modes count them (a needed new file the agent never made is a
+// missed file), localization does not (paper section 4.5: a new entity has
+// no earlier location to find). Functions are the functions that existed
+// before, "file: Class.function" (or "file: function"); functions a change
+// adds are not listed.
 type Scopes struct {
 	Files     []string `json:"files"`
-	Classes   []string `json:"classes"`
+	Added     []string `json:"added"`
 	Functions []string `json:"functions"`
+}
+
+// located are the files of s that existed before: localization's files.
+func (s *Scopes) located() []string {
+	var out []string
+	for _, f := range s.Files {
+		if !slices.Contains(s.Added, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Scoper computes Scopes of solutions against one task's base tree. It
@@ -36,6 +51,7 @@ type Scopes struct {
 // what localization measures. Close removes the repository.
 type Scoper struct {
 	tmp, gitDir, base string
+	baseTree          string
 	n                 int
 }
 
@@ -48,7 +64,7 @@ func NewScoper(ctx context.Context, baseTree string) (*Scoper, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Scoper{tmp: tmp, gitDir: filepath.Join(tmp, "repo.git")}
+	s := &Scoper{tmp: tmp, gitDir: filepath.Join(tmp, "repo.git"), baseTree: baseTree}
 	if _, err := s.git(ctx, "", "", nil, "init", "-q", "--bare", s.gitDir); err != nil {
 		s.Close()
 		return nil, err
@@ -67,7 +83,7 @@ func (s *Scoper) Close() { os.RemoveAll(s.tmp) }
 // --cached; an empty patch changes nothing).
 func (s *Scoper) Patch(ctx context.Context, patch []byte) (*Scopes, error) {
 	if len(bytes.TrimSpace(patch)) == 0 {
-		return &Scopes{Files: []string{}, Classes: []string{}, Functions: []string{}}, nil
+		return &Scopes{Files: []string{}, Added: []string{}, Functions: []string{}}, nil
 	}
 	index := s.index()
 	pf := index + ".patch"
@@ -137,36 +153,106 @@ func (s *Scoper) scopes(ctx context.Context, head string) (*Scopes, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, classes, functions := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	files, added, functions := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range ch.Files {
 		if f.Category == lang.Source {
 			files[f.Path()] = true
+			if f.Status == diff.Added {
+				added[f.Path()] = true
+			}
 		}
 	}
 	res, err := syntax.Resolve(ctx, s.gitDir, ch, syntax.Options{})
 	if err != nil {
 		return nil, err
 	}
-	add := func(file, class, function string) {
-		if class != "" {
-			classes[file+": "+class] = true
-		}
-		if function != "" {
-			if class != "" {
-				function = class + "." + function
-			}
-			functions[file+": "+function] = true
-		}
-	}
 	for _, sc := range res.Scopes {
-		add(sc.File, sc.Class, sc.Function)
-	}
-	for _, fr := range res.Files {
-		for _, e := range fr.NewEntities {
-			add(fr.File, e.Class, e.Function)
+		if sc.Function != "" && !sc.New {
+			functions[funcName(sc.File, sc.Class, sc.Function)] = true
 		}
 	}
-	return &Scopes{Files: sorted(files), Classes: sorted(classes), Functions: sorted(functions)}, nil
+	return &Scopes{Files: sorted(files), Added: sorted(added), Functions: sorted(functions)}, nil
+}
+
+// funcName names a function as Scopes do.
+func funcName(file, class, function string) string {
+	if class != "" {
+		function = class + "." + function
+	}
+	return file + ": " + function
+}
+
+// Inspected returns the scopes an agent inspected (Figure 4's first view):
+// the base tree's source files its reads showed, and the functions of
+// those files whose lines they showed (a whole file shows all of its
+// functions). Files that did not exist before (the agent's own, or paths
+// that do not exist) are not listed: they have no earlier location.
+// Paths come from the trajectory and are hostile: they are looked up in
+// the base tree without leaving it or following links.
+func (s *Scoper) Inspected(ctx context.Context, cov map[string]*trajectory.Coverage) (*Scopes, error) {
+	out := &Scopes{Files: []string{}, Added: []string{}, Functions: []string{}}
+	root, err := os.OpenRoot(s.baseTree)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	p := syntax.NewParser()
+	defer p.Close()
+	p.SetTimeout(syntax.DefaultParseTimeout)
+	functions := map[string]bool{}
+	for _, file := range sortedKeys(cov) {
+		if !insideRel(file) || lang.Classify(file) != lang.Source {
+			continue
+		}
+		fi, err := root.Lstat(file)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out.Files = append(out.Files, file)
+		l := lang.ForPath(file)
+		language := syntax.ParseLanguage(file, l.Name)
+		if !syntax.Supported(language) || fi.Size() > syntax.DefaultMaxFileSize {
+			continue
+		}
+		src, err := root.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		ents, err := p.EntitiesContext(ctx, language, src)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		lines := bytes.Count(src, []byte("\n")) + 1
+		c := cov[file]
+		for _, e := range ents {
+			if e.IsFunction() && (c.Whole || shown(c.Ranges, e.Start, e.End, lines)) {
+				functions[funcName(file, e.Class, e.Function)] = true
+			}
+		}
+	}
+	out.Functions = sorted(functions)
+	return out, nil
+}
+
+// shown reports whether a read range shows a line from start to end of a
+// file of n lines.
+func shown(ranges []trajectory.Range, start, end, n int) bool {
+	for _, r := range ranges {
+		from, to := r.From, r.To
+		if from < 0 {
+			from, to = max(n+from+1, 1), n
+		}
+		if to == 0 {
+			to = n
+		}
+		if from <= end && start <= to {
+			return true
+		}
+	}
+	return false
 }
 
 func sorted(m map[string]bool) []string {

@@ -15,13 +15,16 @@ import (
 	"github.com/lolbench/lolbench/stages/eval"
 )
 
-// The evaluation section (issue 15): what `lolbench eval` and `lolbench
-// analyze` wrote under <workspace>/eval, as Table 2 (agents × metrics),
-// localization precision and recall (Figure 4), the tokens per phase
-// (Figure 9: solid for the first attempt, hatched for repair loops),
-// Table 3 (agents × phases) and one table per phase (agents × modes). Each
-// failed attempt links to a page of its evidence, eval/<agent>/<task>.<n>.html,
-// where the modes found cite its steps and the steps are shown in place.
+// The evaluation section (issues 15 and 21): what `lolbench eval` and
+// `lolbench analyze` wrote under <workspace>/eval, as Table 2 (agents ×
+// metrics, in the paper's micro form), localization precision and recall in
+// its two views (Figure 4), the non-cached input and generated tokens per
+// phase (Figure 9: solid for the first attempt, hatched for repair loops,
+// the unattributed tokens beside the bars), Table 3 (agents × phases) and
+// one table per phase (agents × modes), both in attribution units, and the
+// signals. Each failed attempt links to a page of its evidence,
+// eval/<agent>/<task>.<n>.html, where the modes found cite its steps and the
+// steps are shown in place.
 
 // evalDir is the evidence pages' folder under the site.
 const evalDir = "eval"
@@ -31,22 +34,35 @@ const evalDir = "eval"
 type evalView struct {
 	Metrics  *eval.Metrics
 	Analysis *eval.Analysis
-	// Table2 and Loc are the metrics' rows, formatted: one decimal, "–"
-	// where no attempt gave the figure.
-	Table2  []evalRow
-	Loc     []evalRow
-	Notes   []string // what could not be read
-	Phases  []string
-	Table3  []evalPhaseRow
-	ByPhase []evalPhaseTable
-	Chart   tokenChart
-	Failed  []evalAgentFailures
+	// Table2, Macro, Efficiency and Loc are the metrics' rows, formatted:
+	// one decimal, "–" where no attempt gave the figure.
+	Table2     []evalRow
+	Macro      []evalRow
+	Efficiency []evalRow
+	Loc        []evalRow
+	Notes      []string // what could not be read
+	Phases     []evalPhaseName
+	Table3     []evalPhaseRow
+	ByPhase    []evalPhaseTable
+	Signals    []evalSignalRow
+	Charts     []tokenChart
+	Failed     []evalAgentFailures
+}
+
+// evalCell is a formatted figure and what it is made of.
+type evalCell struct {
+	Text  string
+	Title string
 }
 
 type evalRow struct {
 	Agent           string
 	Tasks, Attempts int
-	Cells           []string
+	Cells           []evalCell
+}
+
+type evalPhaseName struct {
+	ID, Name string
 }
 
 // fmtOpt formats an optional figure.
@@ -57,23 +73,53 @@ func fmtOpt(v *float64, decimals int) string {
 	return formatNumber(*v, decimals)
 }
 
+// fmtCost shows a cost with four significant digits: costs under a cent
+// are common.
+func fmtCost(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*v, 'g', 4, 64)
+}
+
+// rate is a percentage with the counts it comes from.
+func rate(v *float64, num, den int, of string) evalCell {
+	return evalCell{Text: fmtOpt(v, 1), Title: fmt.Sprintf("%d of %d %s", num, den, of)}
+}
+
 type evalPhaseRow struct {
-	Agent    string
-	Attempts int64
-	Failed   int
-	Cells    []eval.Share
-	Judge    string
+	Agent                          string
+	Failed, NoTrajectory, Analyzed int
+	Unattributed, Evaluable        int64
+	Cells                          []evalUnits
+}
+
+// evalUnits is one cell of a table in units.
+type evalUnits struct {
+	Units string
+	Title string
+}
+
+func unitsCell(c eval.Cell) evalUnits {
+	return evalUnits{Units: formatNumber(c.Units, 1), Title: fmt.Sprintf("exact %s; rounded alone %s; %s%% of the evaluable failed attempts", c.Exact, formatNumber(c.Naive, 1), formatNumber(c.Percent, 1))}
 }
 
 type evalPhaseTable struct {
-	Phase string
+	Phase evalPhaseName
 	Modes []taxonomy.Mode
 	Rows  []evalModeRow
 }
 
 type evalModeRow struct {
 	Agent string
-	Cells []eval.Share
+	Total string
+	Cells []evalUnits
+}
+
+type evalSignalRow struct {
+	Agent    string
+	Analyzed int
+	Counts   []int
 }
 
 type evalAgentFailures struct {
@@ -118,22 +164,17 @@ func (s *Stage) evaluation(ws *workspace.Workspace, out string) (*evalView, erro
 	if _, err := os.Stat(filepath.Join(dir, eval.MetricsFile)); errors.Is(err, os.ErrNotExist) {
 		return nil, os.RemoveAll(filepath.Join(out, evalDir))
 	}
-	v := &evalView{Phases: taxonomy.Default().Phases}
+	tx := taxonomy.Default()
+	v := &evalView{}
+	for _, p := range tx.Phases {
+		v.Phases = append(v.Phases, evalPhaseName{ID: p, Name: taxonomy.PhaseName(p)})
+	}
 	var m eval.Metrics
 	if err := workspace.ReadJSON(filepath.Join(dir, eval.MetricsFile), &m); err != nil {
 		v.Notes = append(v.Notes, fmt.Sprintf("%s: %v", eval.MetricsFile, err))
 	} else {
 		v.Metrics = &m
-		v.Chart = tokensChart(m.Agents)
-		for _, a := range m.Agents {
-			e, l := a.Efficiency, a.Localization
-			v.Table2 = append(v.Table2, evalRow{Agent: a.Agent, Tasks: a.Tasks, Attempts: a.Attempts, Cells: []string{
-				fmtOpt(a.Resolved, 1), fmtOpt(a.Completed, 1), fmtOpt(a.F2P, 1), fmtOpt(a.P2P, 1),
-				fmtOpt(e.Turns, 1), fmtOpt(e.WallSec, 1), fmtOpt(e.InputTokens, 0), fmtOpt(e.CachedTokens, 0), fmtOpt(e.OutputTokens, 0), fmtOpt(e.CostUSD, 4)}})
-			v.Loc = append(v.Loc, evalRow{Agent: a.Agent, Cells: []string{
-				fmtOpt(l.Files.Precision, 1), fmtOpt(l.Files.Recall, 1), fmtOpt(l.Classes.Precision, 1), fmtOpt(l.Classes.Recall, 1),
-				fmtOpt(l.Functions.Precision, 1), fmtOpt(l.Functions.Recall, 1)}})
-		}
+		v.metrics(&m)
 	}
 	var an eval.Analysis
 	if err := workspace.ReadJSON(filepath.Join(dir, eval.AnalysisFile), &an); errors.Is(err, os.ErrNotExist) {
@@ -159,20 +200,75 @@ func (s *Stage) evaluation(ws *workspace.Workspace, out string) (*evalView, erro
 	return v, nil
 }
 
-// tables lays out Table 3 and the per-phase tables.
+// metrics lays out Table 2, the macro extra, efficiency, Figure 4 and
+// Figure 9.
+func (v *evalView) metrics(m *eval.Metrics) {
+	v.Charts = []tokenChart{
+		tokensChart(m.Agents, "input", "Non-cached input tokens", func(u eval.UsageMean) float64 { return u.Input }),
+		tokensChart(m.Agents, "output", "Generated tokens", func(u eval.UsageMean) float64 { return u.Output }),
+	}
+	plain := func(texts ...string) []evalCell {
+		var out []evalCell
+		for _, t := range texts {
+			out = append(out, evalCell{Text: t})
+		}
+		return out
+	}
+	pr := func(p eval.PRMetric) []evalCell {
+		title := fmt.Sprintf("%d attempts", p.Attempts)
+		return []evalCell{{fmtOpt(p.Precision, 1), title}, {fmtOpt(p.Recall, 1), title}}
+	}
+	for _, a := range m.Agents {
+		c, e, l := a.Counts, a.Efficiency, a.Localization
+		v.Table2 = append(v.Table2, evalRow{Agent: a.Agent, Tasks: a.Tasks, Attempts: a.Attempts, Cells: []evalCell{
+			rate(a.Resolved, c.Resolved, a.Attempts, "attempts"), rate(a.Completed, c.SectionsCompleted, c.Sections, "implementable sections"),
+			rate(a.F2P, c.F2PPassed, c.F2PTotal, "FAIL_TO_PASS tests"), rate(a.P2P, c.P2PPassed, c.P2PTotal, "PASS_TO_PASS tests"),
+			{Text: strconv.Itoa(c.Crashed)}, {Text: strconv.Itoa(c.WithoutCounts)}}})
+		v.Macro = append(v.Macro, evalRow{Agent: a.Agent, Cells: plain(fmtOpt(a.Macro.Completed, 1), fmtOpt(a.Macro.F2P, 1), fmtOpt(a.Macro.P2P, 1))})
+		un := "–"
+		if e.Unattributed != nil {
+			un = formatNumber(e.Unattributed.Input, 0) + " / " + formatNumber(e.Unattributed.Output, 0)
+		}
+		v.Efficiency = append(v.Efficiency, evalRow{Agent: a.Agent, Attempts: e.Attempts, Cells: plain(fmtOpt(e.Turns, 1), fmtOpt(e.WallSec, 1),
+			fmtOpt(e.InputTokens, 0), fmtOpt(e.CachedTokens, 0), fmtOpt(e.OutputTokens, 0), fmtCost(e.CostUSD), un)})
+		var loc []evalCell
+		for _, p := range []eval.PRMetric{l.Inspected.Files, l.Inspected.Functions, l.Modified.Files, l.Modified.Functions} {
+			loc = append(loc, pr(p)...)
+		}
+		v.Loc = append(v.Loc, evalRow{Agent: a.Agent, Cells: loc})
+	}
+}
+
+// tables lays out Table 3, the per-phase tables and the signals.
 func (v *evalView) tables(an *eval.Analysis) {
 	tx := taxonomy.Default()
 	for _, a := range an.Agents {
-		v.Table3 = append(v.Table3, evalPhaseRow{Agent: a.Agent, Attempts: a.Table.Attempts, Failed: a.Failed, Cells: a.Table.Phases})
+		row := evalPhaseRow{Agent: a.Agent, Failed: a.Failed, NoTrajectory: a.NoTrajectory, Analyzed: a.Analyzed, Unattributed: a.Unattributed, Evaluable: a.Evaluable}
+		for _, c := range a.Table.Phases {
+			row.Cells = append(row.Cells, unitsCell(c))
+		}
+		v.Table3 = append(v.Table3, row)
+		sr := evalSignalRow{Agent: a.Agent, Analyzed: a.Analyzed}
+		for _, sg := range a.Signals {
+			sr.Counts = append(sr.Counts, sg.Attempts)
+		}
+		v.Signals = append(v.Signals, sr)
 	}
-	for _, p := range tx.Phases {
-		pt := evalPhaseTable{Phase: p, Modes: tx.InPhase(p)}
+	for pi, p := range tx.Phases {
+		pt := evalPhaseTable{Phase: v.Phases[pi], Modes: tx.InPhase(p)}
 		for _, a := range an.Agents {
 			cells := a.Table.Modes[p]
 			if len(cells) != len(pt.Modes) {
-				cells = make([]eval.Share, len(pt.Modes))
+				cells = make([]eval.Cell, len(pt.Modes))
 			}
-			pt.Rows = append(pt.Rows, evalModeRow{Agent: a.Agent, Cells: cells})
+			row := evalModeRow{Agent: a.Agent, Total: "0.0"}
+			if pi < len(a.Table.Phases) {
+				row.Total = formatNumber(a.Table.Phases[pi].Units, 1)
+			}
+			for _, c := range cells {
+				row.Cells = append(row.Cells, unitsCell(c))
+			}
+			pt.Rows = append(pt.Rows, row)
 		}
 		v.ByPhase = append(v.ByPhase, pt)
 	}
@@ -236,13 +332,15 @@ func (s *Stage) evidence(ws *workspace.Workspace, out, agent string) (evalAgentF
 	return fa, nil
 }
 
-// tokenChart is Figure 9: per agent a bar of its mean tokens per attempt,
-// one colour per activity phase, the first attempt solid and the repair
-// loops hatched. Go computes the geometry; the template writes it.
+// tokenChart is one of Figure 9's two charts: per agent a bar of its mean
+// tokens per attempt (non-cached input, or generated), one colour per
+// activity phase, the first attempt solid and the repair loops hatched.
+// Go computes the geometry; the template writes it.
 type tokenChart struct {
+	ID, Title     string
 	Width, Height int
 	// Palette has one colour per activity phase; a hatched segment is
-	// filled with its phase's pattern, "url(#hatch-N)".
+	// filled with its phase's pattern, "url(#hatch-ID-N)".
 	Palette []string
 	Bars    []tokenBar
 	Legend  []tokenLegend
@@ -268,19 +366,20 @@ type tokenLegend struct {
 }
 
 // phaseColours are the activity phases' colours, in trajectory.Phases order.
-var phaseColours = []string{"#868e96", "#ae3ec9", "#4c6ef5", "#12b886", "#f59f00", "#e03131"}
+var phaseColours = []string{"#868e96", "#ae3ec9", "#4c6ef5", "#12b886", "#f59f00"}
 
-func tokensChart(agents []eval.AgentMetrics) tokenChart {
+// tokensChart draws the tokens pick takes of each phase's means.
+func tokensChart(agents []eval.AgentMetrics, id, title string, pick func(eval.UsageMean) float64) tokenChart {
 	const left, right, barH, gap, top = 190.0, 20.0, 18.0, 10.0, 8.0
-	c := tokenChart{Width: 760, Palette: phaseColours}
+	c := tokenChart{ID: id, Title: title, Width: 760, Palette: phaseColours}
 	for i, p := range trajectory.Phases {
-		c.Legend = append(c.Legend, tokenLegend{Fill: phaseColours[i], Name: p})
+		c.Legend = append(c.Legend, tokenLegend{Fill: phaseColours[i], Name: taxonomy.PhaseName(p)})
 	}
 	var total float64
 	for _, a := range agents {
 		var t float64
 		for _, p := range a.Efficiency.PhaseTokens {
-			t += p.First + p.Repair
+			t += pick(p.First) + pick(p.Repair)
 		}
 		total = math.Max(total, t)
 	}
@@ -298,24 +397,24 @@ func tokensChart(agents []eval.AgentMetrics) tokenChart {
 		x := left
 		for _, p := range a.Efficiency.PhaseTokens {
 			ci := slices.Index(trajectory.Phases, p.Phase)
-			if ci >= len(phaseColours) {
-				ci = -1
+			if ci < 0 || ci >= len(phaseColours) {
+				continue
 			}
 			for _, part := range []struct {
 				v       float64
 				hatched bool
 				what    string
-			}{{p.First, false, "first attempt"}, {p.Repair, true, "repair loops"}} {
-				if part.v <= 0 || ci < 0 {
+			}{{pick(p.First), false, "first attempt"}, {pick(p.Repair), true, "repair loops"}} {
+				if part.v <= 0 {
 					continue
 				}
 				w := part.v * scale
 				fill := phaseColours[ci]
 				if part.hatched {
-					fill = fmt.Sprintf("url(#hatch-%d)", ci)
+					fill = fmt.Sprintf("url(#hatch-%s-%d)", id, ci)
 				}
 				b.Segs = append(b.Segs, tokenSeg{X: Num(x), W: Num(w), Fill: fill,
-					Tip: fmt.Sprintf("%s, %s, %s: %s tokens per attempt", a.Agent, p.Phase, part.what, formatNumber(part.v, 0))})
+					Tip: fmt.Sprintf("%s, %s, %s: %s tokens per attempt", a.Agent, taxonomy.PhaseName(p.Phase), part.what, formatNumber(part.v, 0))})
 				x += w
 			}
 		}
