@@ -40,7 +40,6 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline"
-	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
@@ -809,17 +808,10 @@ func (c *taskCache) get(ctx context.Context, name, origin string) (*taskInfo, er
 	} else if ti.ref, err = ti.scoper.Patch(ctx, ref); err != nil {
 		ti.refNote = "reference solution: " + firstLine(err.Error())
 	}
-	// The Section Classification Summary is enough: a finding elsewhere
-	// in the mapping does not change which sections are implementable.
-	if m, _ := mapping.ParseFile(filepath.Join(candDir, pipeline.MappingFile)); m != nil && len(m.SCS.Rows) > 0 {
-		n := 0
-		for _, r := range m.SCS.Rows {
-			if strings.EqualFold(strings.TrimSpace(r.Implementable), "yes") {
-				n++
-			}
-		}
-		ti.sections = n
-	}
+	// Completed's denominator is the task's own, as its verifier grades it
+	// (tests/config.json, from the test-to-section map): one map is graded
+	// everywhere (pipeline/sectionmap).
+	ti.sections = grade.Failed(cfg.Config, "").SectionsTotal
 	c.byName[inst] = ti
 	return ti, nil
 }

@@ -87,7 +87,7 @@ type taskSpec struct {
 	f2p, p2p      []string
 	sections      map[string][]string
 	reference     map[string]string
-	implementable int // sections of a mapping.md; 0 for none
+	implementable int // the task's sections (Completed's denominator); 0: the mapped ones
 }
 
 var tasks = []taskSpec{
@@ -100,21 +100,19 @@ var tasks = []taskSpec{
 		sections: map[string][]string{"ex/kv.TestSet3a": {"1"}, "ex/kv.TestSet3b": {"1"}, "ex/kv.TestSet3c": {"1"}}, reference: setCounts},
 }
 
-// mappingWith is a mapping whose Section Classification Summary has n
-// implementable sections and one that is not.
-func mappingWith(id string, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Mapping: %s\n\n## Section Classification Summary\n\n| # | Section | Title | Implementable | Category | Mapped |\n|---|---|---|---|---|---|\n", id)
+// sectionIDs are the ids 1..n of a task's sections.
+func sectionIDs(n int) []string {
+	var out []string
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "| %d | %d | S%d | yes | implementation | yes |\n", i, i, i)
+		out = append(out, fmt.Sprint(i))
 	}
-	fmt.Fprintf(&b, "| %d | %d | Rejected Ideas | no | contextual | no |\n", n+1, n+1)
-	return b.String()
+	return out
 }
 
 // syntheticWorkspace builds the three tasks as lolbench build leaves them
 // (task/tests/config.json, task/environment/repo, build/solution.patch,
-// task/instruction.md, and a mapping for the first).
+// task/instruction.md; the first task's configuration names its sections,
+// one of them untested).
 func syntheticWorkspace(t *testing.T) *workspace.Workspace {
 	t.Helper()
 	ws, err := workspace.Open(t.TempDir(), true)
@@ -125,14 +123,12 @@ func syntheticWorkspace(t *testing.T) *workspace.Workspace {
 		cand := filepath.Join(ws.Root, "candidates", ts.id)
 		task := filepath.Join(cand, "task")
 		writeTree(t, filepath.Join(task, "environment", "repo"), baseTree)
-		cfg := harbor.Config{Config: grade.Config{Task: "lolbench/" + ts.id, Format: "go-json", FailToPass: ts.f2p, PassToPass: ts.p2p, Sections: ts.sections},
+		cfg := harbor.Config{Config: grade.Config{Task: "lolbench/" + ts.id, Format: "go-json", FailToPass: ts.f2p, PassToPass: ts.p2p, Sections: ts.sections,
+			Implementable: sectionIDs(ts.implementable)},
 			Language: "Go", Recipe: recipe.Recipe{Image: "lolbench/offline-base", Test: recipe.Test{Command: "go test -json {tests}", Format: "go-json"}}}
 		data, _ := json.Marshal(cfg)
 		writeTree(t, task, map[string]string{"tests/config.json": string(data), "instruction.md": "Implement " + ts.id + "."})
 		writeTree(t, cand, map[string]string{"build/solution.patch": string(mkPatch(t, ts.reference))})
-		if ts.implementable > 0 {
-			writeTree(t, cand, map[string]string{"mapping.md": mappingWith(ts.id, ts.implementable)})
-		}
 	}
 	return ws
 }
@@ -364,7 +360,7 @@ func syntheticJob(t *testing.T) string {
 		{agent: a, model: "m-a", task: gamma, attempt: 2, passed: all(gamma), patch: setCounts},
 		// Agent B.
 		{agent: b, model: "m-b", task: alpha, attempt: 1, tree: getTwice, agentResult: `{"n_input_tokens": 1000, "n_cache_tokens": 400, "n_output_tokens": 100, "cost_usd": 0.5}`,
-			rewardJSON: `{"reward": 0, "f2p_passed": 1, "f2p_total": 4, "p2p_passed": 2, "p2p_total": 2, "sections_completed": 1, "sections_total": 3, "tampered": 0, "reason": "failed"}`,
+			rewardJSON: `{"reward": 0, "f2p_passed": 1, "f2p_total": 4, "p2p_passed": 2, "p2p_total": 2, "sections_completed": 1, "sections_total": 4, "tampered": 0, "reason": "failed"}`,
 			events:     events(evEdit(2, "kv/kv.go", true), evRead(3, "api/api.go"), evEdit(4, "api/api.go", true), evEdit(5, "kv/kv.go", false), evSay(6, "Stopping here."))},
 		{agent: b, model: "m-b", task: alpha, attempt: 2, passed: all(alpha), canaryPassed: true, rewardTxt: "1", agentResult: `{"n_input_tokens": 1000, "n_cache_tokens": 400, "n_output_tokens": 100, "cost_usd": 0.5}`,
 			events: events(evEdit(2, "kv/kv.go", true), evRead(3, "api/api.go"), evEdit(4, "api/api.go", true), evTest(5), evSay(6, "Stopping here."))},
