@@ -15,6 +15,9 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/sectionmap"
+	"github.com/lolbench/lolbench/stages/build"
 )
 
 func openRepo(t *testing.T, b *builtTask) *diff.Repo {
@@ -126,48 +129,91 @@ func TestMutateTinykv(t *testing.T) {
 		// existing functions it puts back were written for the old types.
 		"revert-3.1 dropped compile: the build check (go build ./...) fails: store/store.go:38:22: cannot use make(map[string]string) (value of type map[string]string) as type map[string]value in struct literal",
 		"revert-3.2 killed by example.com/tinykv/store.TestDelete example.com/tinykv/store.TestKeysSorted example.com/tinykv/store.TestSetClearsExpiry example.com/tinykv/store.TestSetGet example.com/tinykv/store.TestSetWithTTLExpires example.com/tinykv/store.TestSetWithTTLRejectsNonPositive example.com/tinykv/store.TestStartSweeperStops example.com/tinykv/store.TestSweepRemovesExpired example.com/tinykv/store.TestTTL",
-		"revert-3.3 killed by example.com/tinykv/server.TestSetexAndTTL",
+		// The Go test that drives the Python client fails too: its server
+		// lacks SETEX.
+		"revert-3.3 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
 		"revert-3.4 dropped compile: the build check (go build ./...) fails: store/store.go:141:11: cannot use make(map[string]string, len(items)) (value of type map[string]string) as type map[string]value in assignment",
-		"revert-3.5 survived",
+		"revert-3.5 killed by example.com/tinykv/server.TestPythonClientExpiry",
 		"revert-4 dropped compile: the build check (go build ./...) fails: snapshot/snapshot.go:49:19: undefined: time",
-		// The Python client of a Go project: no test runs its lines.
-		"op-flip-comparison-001 uncovered",
-		"op-flip-comparison-002 uncovered",
-		"op-flip-comparison-003 killed by example.com/tinykv/server.TestSetexAndTTL",
-		"op-flip-comparison-004 killed by example.com/tinykv/server.TestSetexAndTTL",
-		"op-flip-comparison-005 killed by example.com/tinykv/server.TestSetexAndTTL",
+		// The Python client of a Go project: go test's coverage cannot see
+		// its lines, so every test runs against its mutants. The first is
+		// killed by the test that drives the client; the second, in the
+		// ttl reply's "< 0" test, turns -1 into a ttl of -1 seconds instead
+		// of None and no test sees it.
+		"op-flip-comparison-001 killed by example.com/tinykv/server.TestPythonClientExpiry",
+		"op-flip-comparison-002 survived",
+		"op-flip-comparison-003 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-004 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-005 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
 		// secs < 0 lets 0 through to SetWithTTL, which rejects it with the
 		// same reply: an equivalent mutant.
 		"op-flip-comparison-006 survived",
-		"op-flip-comparison-007 killed by example.com/tinykv/server.TestSetexAndTTL",
-		"op-flip-comparison-008 killed by example.com/tinykv/server.TestSetexAndTTL",
-		"op-flip-comparison-009 killed by example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-007 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-008 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
+		"op-flip-comparison-009 killed by example.com/tinykv/server.TestPythonClientExpiry example.com/tinykv/server.TestSetexAndTTL",
 		"op-flip-comparison-010 killed by example.com/tinykv/snapshot.TestExpiryRoundTrip example.com/tinykv/snapshot.TestLoadSkipsExpired example.com/tinykv/snapshot.TestLoadVersion1 example.com/tinykv/snapshot.TestRoundTrip",
 		"op-flip-comparison-011 killed by example.com/tinykv/store.TestSetWithTTLRejectsNonPositive",
 	})
-	// Columns: server.TestHandle, server.TestSetexAndTTL, four snapshot
-	// tests, nine store tests (K killed, p passed, . not reached).
+	// Columns: server.TestHandle, server.TestPythonClientExpiry,
+	// server.TestSetexAndTTL, four snapshot tests, nine store tests (K
+	// killed, p passed, . not reached).
 	check(t, "matrix", matrixLines(set.Matrix), []string{
-		"revert-3.2 ppppppKKKKKKKKK",
-		"revert-3.3 pKppppppppppppp",
-		"revert-3.5 ppppppppppppppp",
-		"op-flip-comparison-003 .K.............",
-		"op-flip-comparison-004 .K.............",
-		"op-flip-comparison-005 .K.............",
-		"op-flip-comparison-006 .p.............",
-		"op-flip-comparison-007 .K.............",
-		"op-flip-comparison-008 .K.............",
-		"op-flip-comparison-009 .K.............",
-		"op-flip-comparison-010 ..KKKK.........",
-		"op-flip-comparison-011 .pp.....p.pKppp",
+		"revert-3.2 pppppppKKKKKKKKK",
+		"revert-3.3 pKKppppppppppppp",
+		"revert-3.5 pKpppppppppppppp",
+		"op-flip-comparison-001 pKpppppppppppppp",
+		"op-flip-comparison-002 pppppppppppppppp",
+		"op-flip-comparison-003 .KK.............",
+		"op-flip-comparison-004 .KK.............",
+		"op-flip-comparison-005 .KK.............",
+		"op-flip-comparison-006 .pp.............",
+		"op-flip-comparison-007 .KK.............",
+		"op-flip-comparison-008 .KK.............",
+		"op-flip-comparison-009 .KK.............",
+		"op-flip-comparison-010 ...KKKK.........",
+		"op-flip-comparison-011 .ppp.....p.pKppp",
 	})
-	check(t, "survivors", set.Matrix.Survivors(), []string{"revert-3.5", "op-flip-comparison-006"})
+	check(t, "survivors", set.Matrix.Survivors(), []string{"op-flip-comparison-002", "op-flip-comparison-006"})
 	check(t, "table 8", set.Report.Methods, []mutation.Row{
-		{Method: mutation.MappedRevert, Generated: 6, Valid: 3, SurvivedP2P: 3, Killed: 2, Score: 2.0 / 3, Scored: true},
-		{Method: mutation.SyntaxOperator, Generated: 11, Valid: 11, Uncovered: 2, SurvivedP2P: 9, Killed: 8, Score: 8.0 / 9, Scored: true},
+		{Method: mutation.MappedRevert, Generated: 6, Valid: 3, SurvivedP2P: 3, Killed: 3, Score: 1, Scored: true},
+		{Method: mutation.SyntaxOperator, Generated: 11, Valid: 11, SurvivedP2P: 11, Killed: 9, Score: 9.0 / 11, Scored: true},
 	})
 	// Two reverts were retried as stub reverts: two more jobs.
-	check(t, "runs", set.Report.Runs, mutation.Runs{Jobs: 19, Full: 304, Executed: 147, Saved: 157, Selective: true})
+	check(t, "runs", set.Report.Runs, mutation.Runs{Jobs: 19, Full: 323, Executed: 197, Saved: 126, Selective: true})
+
+	// The test-to-section map, rewritten with the kill matrix: 3.2's
+	// revert breaks the store package's build, so every store test fails
+	// on it; 3.1 has no revert that built (nor did its stub), so the
+	// tests that run its lines assert it; 4, whose revert did not build
+	// either, owns no line a test runs, and keeps its rows.
+	smap, err := sectionmap.Load(b.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const srv, snap, st = "example.com/tinykv/server.", "example.com/tinykv/snapshot.", "example.com/tinykv/store."
+	check(t, "map", smap.F2PSections(), map[string][]string{
+		srv + "TestHandle": {"3.1"}, srv + "TestPythonClientExpiry": {"3.1", "3.3", "3.5"}, srv + "TestSetexAndTTL": {"3.1", "3.3"},
+		snap + "TestExpiryRoundTrip": {"3.1", "3.4"}, snap + "TestLoadSkipsExpired": {"3.1", "3.4"},
+		snap + "TestLoadVersion1": {"3.1", "3.4", "4"}, snap + "TestRoundTrip": {"3.1", "3.4", "4"},
+		st + "TestDelete": {"3.1", "3.2"}, st + "TestKeysSorted": {"3.1", "3.2"}, st + "TestSetClearsExpiry": {"3.1", "3.2"},
+		st + "TestSetGet": {"3.1", "3.2"}, st + "TestSetWithTTLExpires": {"3.1", "3.2"}, st + "TestSetWithTTLRejectsNonPositive": {"3.1", "3.2"},
+		st + "TestStartSweeperStops": {"3.1", "3.2"}, st + "TestSweepRemovesExpired": {"3.1", "3.2"}, st + "TestTTL": {"3.1", "3.2"},
+	})
+	for _, tt := range smap.Tests {
+		if tt.Test == srv+"TestPythonClientExpiry" && (tt.Evidence[1] != "killed revert-3.3" || tt.Evidence[2] != "killed revert-3.5") ||
+			tt.Test == snap+"TestLoadVersion1" && tt.Evidence[2] != "row of block 6" ||
+			tt.Test == snap+"TestRoundTrip" && tt.Evidence[2] != "file row of snapshot/snapshot_test.go" {
+			t.Errorf("evidence of %s: %q", tt.Test, tt.Evidence)
+		}
+	}
+	if smap.Stage != "mutate" || smap.Reference != (sectionmap.Figures{Completed: 6, Total: 6}) || len(smap.Untested) != 0 {
+		t.Errorf("map: stage %s, reference %v, untested %v", smap.Stage, smap.Reference, smap.Untested)
+	}
+	// The task is graded by it.
+	cfg, err := harbor.LoadConfig(filepath.Join(b.c.Dir, build.TaskDir))
+	if err != nil || !reflect.DeepEqual(cfg.Sections, smap.F2PSections()) {
+		t.Errorf("task config: %v, %v", err, cfg.Sections)
+	}
 	for id, retry := range map[string]string{
 		"revert-3.1": "the plain revert was dropped (compile): the build check (go build ./...) fails: store/store.go:60:12: undefined: time",
 		"revert-3.4": "the plain revert was dropped (compile): the build check (go build ./...) fails: store/store.go:129:54: unknown field 'ExpiresAt' in struct literal of type Item",
@@ -197,9 +243,10 @@ func TestMutateTinykv(t *testing.T) {
 	// One line races: the sweeper goroutine's "return" after stop() runs
 	// only if the goroutine is scheduled before the test binary writes
 	// its profile, which on a loaded machine it may not be.
-	want := []string{"F2P 75/89", "P2P 0/89", "F2P ∪ P2P 75/89"}
+	// The Python client's lines are not in a Go task's coverage target.
+	want := []string{"F2P 75/80", "P2P 0/80", "F2P ∪ P2P 75/80"}
 	if u := cov.Suite(coverage.Union); u != nil && u.Covered == 74 && !u.Lines.Has("store/expiry.go", 32) {
-		want = []string{"F2P 74/89", "P2P 0/89", "F2P ∪ P2P 74/89"}
+		want = []string{"F2P 74/80", "P2P 0/80", "F2P ∪ P2P 74/80"}
 	}
 	check(t, "coverage", suites, want)
 	if !cov.PerTest || cov.Adapter != "go" {
@@ -207,8 +254,7 @@ func TestMutateTinykv(t *testing.T) {
 	}
 	checkGoToolCover(t, b, cov)
 
-	// The same mutants with every test run: the same kills, and the
-	// uncovered ones, run against every test, survive them all.
+	// The same mutants with every test run: the same kills.
 	sel := killedSets(set)
 	for id, k := range sel {
 		if k == "uncovered " {
@@ -222,7 +268,7 @@ func TestMutateTinykv(t *testing.T) {
 			t.Errorf("%s: with selection %q, with every test %q", id, sel[id], k)
 		}
 	}
-	check(t, "runs without selection", all.Report.Runs, mutation.Runs{Jobs: 6, Full: 96, Executed: 96})
+	check(t, "runs without selection", all.Report.Runs, mutation.Runs{Jobs: 6, Full: 102, Executed: 102})
 }
 
 // checkGoToolCover runs go tool cover -func on the union profile in the
@@ -320,23 +366,23 @@ func TestMutateUnitconv(t *testing.T) {
 	// no test module imports, every test is absent. The stub revert
 	// keeps them.
 	if m := set.Mutant("revert-3.2"); !strings.HasPrefix(m.Retry, "the plain revert was dropped (p2p): breaks 30 pass-to-pass test(s): tests.test_cli::test_cli_convert (absent), ") ||
-		m.Variant != "stubs" || len(m.KilledBy) != 22 {
+		m.Variant != "stubs" || len(m.KilledBy) != 23 {
 		t.Errorf("revert-3.2: retry %q, variant %q, killed by %d", m.Retry, m.Variant, len(m.KilledBy))
 	}
-	// 38 F2P columns in test-id order.
+	// 40 F2P columns in test-id order.
 	check(t, "matrix", matrixLines(set.Matrix), []string{
-		"revert-3.1 KKppppppppKppKKKKKKKKKKKKKKpKpKKpppppp",
-		"revert-3.2 KKppKKKKKKKppppppKKKKKKKKKKpKpKKpppppp",
-		"revert-3.5 pppKpppppppppppppppppppppppppppppppppp",
-		"op-flip-comparison-004 .............pppK.KKK...K.............",
-		"op-flip-comparison-005 ..................KKK...K.............",
-		"op-flip-comparison-006 Kp........K......KKKKKKKKKK.K.Kp......",
-		"op-flip-comparison-007 KK..KKKK.KK......KKKKKKKKKK.K.KK......",
-		"op-flip-comparison-008 K...pKKK.KK......KpKKKKKpKp.p.K.......",
-		"op-flip-comparison-009 p...pppp.pp......pppppppppp.p.p.......",
-		"op-flip-comparison-010 p...pppp.pp......pppppppppp.p.p.......",
-		"op-flip-comparison-011 K...pKK..KK......KpKKKKKpKp.p.K.......",
-		"op-flip-comparison-012 .......K..........pKK...p.............",
+		"revert-3.1 KKpppppppppKppKKKKKKKKKKKKKpKpKpKKpppppp",
+		"revert-3.2 KKppKKKKKKKKppppppKKKKKKKKKpKpKpKKpppppp",
+		"revert-3.5 pppKpppppppppppppppppppppppppppppppppppp",
+		"op-flip-comparison-004 ..............pppK.KKK...K..............",
+		"op-flip-comparison-005 ...................KKK...K..............",
+		"op-flip-comparison-006 Kp.........K......KKKKKKKKK.K.K.Kp......",
+		"op-flip-comparison-007 KK..KKKKK.KK......KKKKKKKKK.K.K.KK......",
+		"op-flip-comparison-008 K...ppKKK.KK......KpKKKKKpK.p.p.K.......",
+		"op-flip-comparison-009 p...ppppp.pp......ppppppppp.p.p.p.......",
+		"op-flip-comparison-010 p...ppppp.pp......ppppppppp.p.p.p.......",
+		"op-flip-comparison-011 K...KpKK..KK......KpKKKKKpK.p.p.K.......",
+		"op-flip-comparison-012 ........K..........pKK...p..............",
 	})
 	check(t, "table 8", set.Report.Total, mutation.Row{Method: "total", Generated: 18, Valid: 18, SurvivedP2P: 12, Killed: 10, Score: 10.0 / 12, Scored: true})
 	var suites []string
@@ -344,7 +390,7 @@ func TestMutateUnitconv(t *testing.T) {
 		suites = append(suites, fmt.Sprintf("%s %d/%d", s.Name, s.Covered, s.Executable))
 	}
 	check(t, "coverage", suites, []string{"F2P 94/96", "P2P 47/96", "F2P ∪ P2P 94/96"})
-	if !cov.PerTest || cov.Adapter != "python" || len(cov.Tests) != 68 {
+	if !cov.PerTest || cov.Adapter != "python" || len(cov.Tests) != 70 {
 		t.Errorf("coverage %s per test %v, %d tests", cov.Adapter, cov.PerTest, len(cov.Tests))
 	}
 	sel := killedSets(set)
