@@ -13,6 +13,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
+	"github.com/lolbench/lolbench/pipeline/testid"
 )
 
 // jacocoAdapter reads JaCoCo XML reports. The recipe gives the command
@@ -37,10 +38,7 @@ func jacocoTests(tests []string) string {
 			items = append(items, t)
 			continue
 		}
-		if i := strings.IndexAny(name, "[("); i >= 0 {
-			name = name[:i]
-		}
-		items = append(items, cls+"#"+name)
+		items = append(items, cls+"#"+testid.Bare(name))
 	}
 	sort.Strings(items)
 	out := items[:0]

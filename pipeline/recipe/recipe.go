@@ -29,6 +29,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
@@ -70,6 +72,10 @@ type Recipe struct {
 	// Image is the public base image for the language and toolchain,
 	// "golang:1.22-bookworm" or "python:3.12-slim". Layer 1 starts here.
 	Image string `yaml:"image" json:"image"`
+	// Language is the project's language, a pipeline/lang name (any
+	// case: "java"). With Image "lolbench/offline-base" it picks the
+	// offline base image of that language (lolbench env base --lang).
+	Language string `yaml:"language,omitempty" json:"language,omitempty"`
 	// Packages are Debian packages installed into layer 1 with apt-get.
 	// The image must be Debian-based when any are given.
 	Packages []string `yaml:"packages,omitempty" json:"packages,omitempty"`
@@ -251,6 +257,14 @@ func (r *Recipe) Validate() error {
 		bad("image", "missing: name the base image, e.g. golang:1.22-bookworm")
 	case len(r.Image) > 255 || !imageRE.MatchString(r.Image):
 		bad("image", "%q is not a Docker image reference", r.Image)
+	}
+	if r.Language != "" {
+		switch l := lang.ByName(r.Language); {
+		case l == nil:
+			bad("language", "%q is not a language of lolbench's table (lolbench lang list)", r.Language)
+		case r.Image == baseimage.Name && baseimage.ForLanguage(l.Name) == nil:
+			bad("language", "%s has no offline base image yet (lolbench lang list): name a public image for it", l.Name)
+		}
 	}
 	for i, p := range r.Packages {
 		if !debPackageRE.MatchString(p) {

@@ -18,8 +18,9 @@ import (
 )
 
 // fromImage is the image layer 1 starts from: the recipe's image, with the
-// bundled offline base's name resolved to its tag on this machine.
-func fromImage(r recipe.Recipe) string { return baseimage.Resolve(r.Image, os.Getenv) }
+// bundled offline base's name resolved to the tag of its language's image
+// on this machine.
+func fromImage(r recipe.Recipe) string { return baseimage.Resolve(r.Image, r.Language, os.Getenv) }
 
 // Image repositories of the three layers.
 const (
