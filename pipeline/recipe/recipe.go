@@ -182,7 +182,9 @@ type Coverage struct {
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
 	// Placeholder ({tests}) is replaced by one shell word holding the
 	// tests as Class#method items joined by commas (Maven Surefire's
-	// -Dtest syntax): "mvn -q test jacoco:report -Dtest={tests}".
+	// -Dtest syntax): "mvn -q test jacoco:report -Dtest={tests}". It is
+	// run once per suite. Empty: the jacoco adapter measures per test, on
+	// the offline Java image, through the test command.
 	Command string `yaml:"command,omitempty" json:"command,omitempty"`
 	// Report is the XML report the command writes, relative to /testbed:
 	// "target/site/jacoco/jacoco.xml".
@@ -419,12 +421,12 @@ func (r *Recipe) Validate() error {
 			bad(fmt.Sprintf("imports[%d]", i), "%q is not a Python module name", m)
 		}
 	}
-	if c.Adapter == CoverageJaCoCo {
+	if c.Command != "" {
 		if !strings.Contains(c.Command, Placeholder) {
-			bad("coverage.command", "missing or without the %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
+			bad("coverage.command", "has no %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
 		}
 		if c.Report == "" {
-			bad("coverage.report", "missing: the jacoco adapter reads the XML report there")
+			bad("coverage.report", "missing: the jacoco adapter reads the coverage command's XML report there")
 		}
 	}
 	return errors.Join(errs...)
