@@ -86,6 +86,11 @@ public final class Money implements Comparable<Money> {
      * units, losing nothing: each part gets its share rounded down, and the
      * minor units left over go one each to the first parts, in order.
      * CGEP-3, "Allocation".
+     *
+     * @param ratios one non-negative ratio per part, not all zero
+     * @return the parts, in the order of the ratios
+     * @throws IllegalArgumentException for no ratios, a negative ratio, or
+     *     ratios that sum to zero
      */
     public List<Money> allocate(int... ratios) {
         if (ratios.length == 0) {

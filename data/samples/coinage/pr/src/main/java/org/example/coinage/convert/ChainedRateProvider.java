@@ -12,6 +12,12 @@ import org.example.coinage.Currency;
 public final class ChainedRateProvider implements ExchangeRateProvider {
     private final List<ExchangeRateProvider> providers;
 
+    /**
+     * Chains the providers, asked in the list's order.
+     *
+     * @param providers at least one provider
+     * @throws IllegalArgumentException when the list is empty
+     */
     public ChainedRateProvider(List<ExchangeRateProvider> providers) {
         if (providers.isEmpty()) {
             throw new IllegalArgumentException("a chain needs at least one provider");
@@ -19,6 +25,7 @@ public final class ChainedRateProvider implements ExchangeRateProvider {
         this.providers = List.copyOf(providers);
     }
 
+    /** The rate of the first provider that knows one, else empty. */
     @Override
     public Optional<BigDecimal> rate(Currency from, Currency to) {
         for (ExchangeRateProvider p : providers) {

@@ -24,6 +24,10 @@ public final class Converter {
     /**
      * The amount in the target currency, rounded to its minor unit with
      * the mode. CGEP-3, "Conversion rounding".
+     *
+     * @throws UnknownRateException when the provider knows no rate
+     * @throws IllegalArgumentException for RoundingMode.UNNECESSARY, which
+     *     cannot round
      */
     public Money convert(Money m, Currency target, RoundingMode mode) {
         if (mode == RoundingMode.UNNECESSARY) {

@@ -17,10 +17,19 @@ public final class InverseRateProvider implements ExchangeRateProvider {
 
     private final ExchangeRateProvider inner;
 
+    /**
+     * Wraps the provider whose rates are completed.
+     *
+     * @param inner the provider asked first, in both directions
+     */
     public InverseRateProvider(ExchangeRateProvider inner) {
         this.inner = Objects.requireNonNull(inner, "inner");
     }
 
+    /**
+     * The wrapped provider's rate from one currency to the other, else the
+     * inverse of its rate the other way, else empty.
+     */
     @Override
     public Optional<BigDecimal> rate(Currency from, Currency to) {
         Optional<BigDecimal> direct = inner.rate(from, to);

@@ -19,6 +19,9 @@ public final class MoneyFormat {
     /**
      * The format that separates groups of three digits of the whole part
      * with the separator: "1,234,567.89 USD". CGEP-3, "Grouping".
+     *
+     * @throws IllegalArgumentException for a digit, '.' or '-', which
+     *     would make the text ambiguous
      */
     public MoneyFormat withGrouping(char separator) {
         if (Character.isDigit(separator) || separator == '.' || separator == '-') {
@@ -49,6 +52,10 @@ public final class MoneyFormat {
      * Reads "12.50 EUR", "EUR 12.50" or "-3.10 USD": an amount and a
      * currency code, either first, separated by blanks; the code comes
      * first when the first word is three capital letters. CGEP-3, "Parsing".
+     *
+     * @throws MoneyFormatException when the text is not one amount and one
+     *     known currency code, or has more decimals than the currency's
+     *     minor unit
      */
     public static Money parse(String text) {
         String[] words = text.trim().split("\\s+");
