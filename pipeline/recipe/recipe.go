@@ -122,6 +122,13 @@ type Recipe struct {
 	// Requirements are pip requirement files on the host, copied to
 	// FilesDir/<path> and installed as User from Wheels before Install.
 	Requirements []string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
+	// MavenRepo is a host folder laid out as a Maven repository (what
+	// `mvn dependency:go-offline` fills on a machine that reaches Maven
+	// Central), copied to FilesDir/<maven_repo>; layer 2 makes it the
+	// recipe's user's local repository, offline (~/.m2/settings.xml), so
+	// that Maven resolves the project's dependencies and plugins from it
+	// alone.
+	MavenRepo string `yaml:"maven_repo,omitempty" json:"maven_repo,omitempty"`
 	// GoModules says whether the modules a go.mod at the repository's root
 	// requires are downloaded on the host (go mod download, through the
 	// host's GOPROXY) into layer 2's module cache: auto (the default: when
@@ -140,9 +147,9 @@ type Recipe struct {
 }
 
 // HostPaths reports whether the recipe brings files from the host (Files,
-// Wheels, Requirements), which Dir locates.
+// Wheels, Requirements, MavenRepo), which Dir locates.
 func (r *Recipe) HostPaths() bool {
-	return len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0
+	return len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0 || r.MavenRepo != ""
 }
 
 // SameAs reports whether two recipes declare the same thing, Dir aside:
@@ -406,6 +413,11 @@ func (r *Recipe) Validate() error {
 	for i, f := range r.Requirements {
 		if msg := hostPathProblem(f); msg != "" {
 			bad(fmt.Sprintf("requirements[%d]", i), "%q %s", f, msg)
+		}
+	}
+	if r.MavenRepo != "" {
+		if msg := hostPathProblem(r.MavenRepo); msg != "" {
+			bad("maven_repo", "%q %s", r.MavenRepo, msg)
 		}
 	}
 	if len(r.Requirements) > 0 && r.Wheels == "" {

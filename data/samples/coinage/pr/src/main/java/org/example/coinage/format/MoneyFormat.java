@@ -7,13 +7,15 @@ import org.example.coinage.Money;
 /** Writes money as text, and reads it back: the amount, then the code. */
 public final class MoneyFormat {
     /** The plain format: "1234.50 EUR". */
-    public static final MoneyFormat PLAIN = new MoneyFormat('\0');
+    public static final MoneyFormat PLAIN = new MoneyFormat();
 
-    /** The separator between groups of thousands; NUL for none. */
-    private final char grouping;
+    /**
+     * The separator between groups of thousands; NUL for none. Only
+     * withGrouping sets it, on the format it returns.
+     */
+    private char grouping;
 
-    private MoneyFormat(char grouping) {
-        this.grouping = grouping;
+    private MoneyFormat() {
     }
 
     /**
@@ -27,7 +29,9 @@ public final class MoneyFormat {
         if (Character.isDigit(separator) || separator == '.' || separator == '-') {
             throw new IllegalArgumentException("bad grouping separator '" + separator + "'");
         }
-        return new MoneyFormat(separator);
+        MoneyFormat f = new MoneyFormat();
+        f.grouping = separator;
+        return f;
     }
 
     /** The money as text. */
