@@ -331,4 +331,6 @@ func (jacocoAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 // BuildCheck implements Adapter: the main and test sources compile (the
 // mutant jobs apply the test patch first), offline as the image's Maven is
 // set up.
-func (jacocoAdapter) BuildCheck([]string) string { return "mvn -B -o -q -Dstyle.color=never test-compile" }
+func (jacocoAdapter) BuildCheck([]string) string {
+	return "mvn -B -o -q -Dstyle.color=never test-compile"
+}
