@@ -19,7 +19,7 @@ build:
 # first so that they start first and the short ones fill in beside them
 # (README, "Performance"). The per-package timeout leaves room for a slow
 # machine.
-SLOW_PACKAGES := ./test/e2e ./test/exploits ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
+SLOW_PACKAGES := ./test/e2e ./test/exploits ./test/languages ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
 test: build
 	bash test/setup.sh test
 	$(BIN) env base --lang all >/dev/null
