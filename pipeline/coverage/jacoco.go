@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bufio"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/java"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
@@ -292,6 +296,7 @@ func (jacocoAdapter) readPerTest(dir string, p *Plan) (*Raw, error) {
 		raw.PerTest[t] = byMethod[m].Union(nil)
 	}
 	raw.Setup.Normalize()
+	staticSetup(p, raw)
 	if len(missing) > 0 {
 		sort.Strings(missing)
 		raw.Notes = append(raw.Notes, fmt.Sprintf("%d test(s) did not run under the JaCoCo listener, e.g. %s", len(missing), missing[0]))
@@ -333,4 +338,59 @@ func (jacocoAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 // set up.
 func (jacocoAdapter) BuildCheck([]string) string {
 	return "mvn -B -o -q -Dstyle.color=never test-compile"
+}
+
+// javaStaticLines returns the lines of a Java source's static initializer
+// blocks. A class initializes once per JVM, during the first test that
+// uses it, so the listener sees those lines in that test alone: they are
+// setup, which every test needs (as Python's module bodies).
+func javaStaticLines(ctx context.Context, src []byte) []int {
+	if len(src) > maxSource {
+		return nil
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(java.GetLanguage())
+	p.SetOperationLimit(int(parseTimeout.Microseconds()))
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if err != nil || tree == nil {
+		return nil
+	}
+	defer tree.Close()
+	var out []int
+	stack := []*sitter.Node{tree.RootNode()}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type() == "static_initializer" {
+			for l := int(n.StartPoint().Row) + 1; l <= int(n.EndPoint().Row)+1; l++ {
+				out = append(out, l)
+			}
+			continue
+		}
+		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
+			stack = append(stack, n.NamedChild(i))
+		}
+	}
+	return out
+}
+
+// staticSetup moves the covered lines of the sources' static initializers
+// from the tests that ran them to setup.
+func staticSetup(p *Plan, raw *Raw) {
+	static := Lines{}
+	for _, s := range p.Sources {
+		if s.Language == "Java" {
+			if ls := javaStaticLines(context.Background(), s.Content); len(ls) > 0 {
+				static[s.Path] = ls
+			}
+		}
+	}
+	if len(static.Normalize()) == 0 {
+		return
+	}
+	for t, l := range raw.PerTest {
+		raw.Setup = raw.Setup.Union(l.Intersect(static))
+		raw.PerTest[t] = l.Minus(static)
+	}
 }

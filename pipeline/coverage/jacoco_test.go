@@ -90,3 +90,27 @@ func TestJaCoCoPerTest(t *testing.T) {
 		t.Errorf("no index: %v", err)
 	}
 }
+
+// TestJaCoCoStaticInitializer: a static initializer runs once, in the
+// first test that loads its class; its lines are setup, so a mutant there
+// runs every test.
+func TestJaCoCoStaticInitializer(t *testing.T) {
+	src := "package com.x;\nclass A {\n  static int k;\n  static {\n    k = 3;\n  }\n  int f() {\n    return k;\n  }\n}\n"
+	rc := recipe.Recipe{Test: recipe.Test{Command: "mvn test {tests}"}, Limits: recipe.Limits{TimeoutSec: 60}}
+	p := NewPlan(context.Background(), Spec{Recipe: rc, Language: "Java",
+		Sources: []SourceFile{{Path: "src/main/java/com/x/A.java", Language: "Java", Content: []byte(src), Added: []int{4, 5, 6, 8}}},
+		Suites:  []SuiteSpec{{Name: F2P, Tests: []string{"com.x.ATest::one", "com.x.ATest::two"}}},
+	})
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pertest"), 0o755)
+	os.WriteFile(filepath.Join(dir, "pertest", "index.tsv"), []byte("1\tcom.x.ATest\tone\tu1\n2\tcom.x.ATest\ttwo\tu2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lines.tsv"), []byte("t1.exec\tcom/x/A.java\t5,8\nt2.exec\tcom/x/A.java\t8\n"), 0o644)
+	raw, err := jacocoAdapter{}.Read(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Lines{"com.x.ATest::one": {"src/main/java/com/x/A.java": {8}}, "com.x.ATest::two": {"src/main/java/com/x/A.java": {8}}}
+	if !reflect.DeepEqual(raw.PerTest, want) || !reflect.DeepEqual(raw.Setup, Lines{"src/main/java/com/x/A.java": {5}}) {
+		t.Errorf("per test %v, setup %v", raw.PerTest, raw.Setup)
+	}
+}
