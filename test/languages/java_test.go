@@ -173,15 +173,17 @@ func TestJavaSample(t *testing.T) {
 	if err := json.Unmarshal(lolbench(0, "verify", task, "--solution", filepath.Join(cand, "build", "solution.patch"), "--out", t.TempDir(), "--json"), &gold); err != nil {
 		t.Fatal(err)
 	}
-	if gold.Reward != 1 || gold.Verdict != "passed" || gold.SectionsTotal != 7 || gold.SectionsCompleted != gold.SectionsTotal || gold.Canaries == 0 {
-		t.Errorf("verify, the reference solution: %+v; want reward 1, 7 of 7 sections completed, canaries planted", gold)
+	// Completed 100%: the Test Plan (5) has no source lines to revert, so
+	// its tests come from the mapping's rows (issue 25's map).
+	if gold.Reward != 1 || gold.Verdict != "passed" || gold.SectionsTotal != 7 || gold.SectionsCompleted != gold.SectionsTotal || gold.Canaries != 3 {
+		t.Errorf("verify, the reference solution: %+v; want reward 1, 7 of 7 sections completed, 3 canaries (one per test folder)", gold)
 	}
 	emptyPatch := filepath.Join(t.TempDir(), "empty.patch")
 	os.WriteFile(emptyPatch, nil, 0o644)
 	if err := json.Unmarshal(lolbench(1, "verify", task, "--solution", emptyPatch, "--out", t.TempDir(), "--json"), &empty); err != nil {
 		t.Fatal(err)
 	}
-	if empty.Reward != 0 || empty.Verdict != "failed" || empty.SectionsCompleted != 0 {
+	if empty.Reward != 0 || empty.Verdict != "failed" || empty.SectionsCompleted != 0 || empty.Canaries != 3 {
 		t.Errorf("verify, the empty patch: %+v; want reward 0, failed, no section completed", empty)
 	}
 }

@@ -7,6 +7,6 @@ import org.junit.jupiter.api.Test;
 class CoinageTest {
     @Test
     void versionIsOnePointThree() {
-        assertEquals("1.3.0", Coinage.VERSION);
+        assertEquals("1.3.0", Coinage.version());
     }
 }
