@@ -114,3 +114,34 @@ func TestJaCoCoStaticInitializer(t *testing.T) {
 		t.Errorf("per test %v, setup %v", raw.PerTest, raw.Setup)
 	}
 }
+
+// FuzzJaCoCoPerTest: the listener's index and the line reader's output are
+// written inside the container, by code the solution shares a JVM with;
+// whatever they hold, reading them gives lines of the target or an error,
+// never a panic.
+func FuzzJaCoCoPerTest(f *testing.F) {
+	src := "package com.x;\nclass A {\n  int f(int a) {\n    return a;\n  }\n}\n"
+	p := NewPlan(context.Background(), Spec{Recipe: recipe.Recipe{Test: recipe.Test{Command: "mvn test {tests}"}}, Language: "Java",
+		Sources: []SourceFile{{Path: "src/main/java/com/x/A.java", Language: "Java", Content: []byte(src), Added: []int{4}}},
+		Suites:  []SuiteSpec{{Name: F2P, Tests: []string{"com.x.ATest::t"}}},
+	})
+	f.Add("1\tcom.x.ATest\tt\tu\n", "t1.exec\tcom/x/A.java\t4\nsetup.exec\tcom/x/A.java\t4\n")
+	f.Add("x\ty\tz\n", "t1.exec\tcom/x/A.java\t-1,,\n")
+	f.Fuzz(func(t *testing.T, index, lines string) {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "pertest"), 0o755)
+		os.WriteFile(filepath.Join(dir, "pertest", "index.tsv"), []byte(index), 0o644)
+		os.WriteFile(filepath.Join(dir, "lines.tsv"), []byte(lines), 0o644)
+		raw, err := jacocoAdapter{}.Read(dir, p)
+		if err != nil {
+			return
+		}
+		for _, l := range raw.PerTest {
+			for file, ls := range l {
+				if file != "src/main/java/com/x/A.java" || len(ls) == 0 || ls[0] <= 0 {
+					t.Fatalf("lines %v", l)
+				}
+			}
+		}
+	})
+}

@@ -61,3 +61,19 @@ func TestResetPOM(t *testing.T) {
 		t.Errorf("deep POM: %v", err)
 	}
 }
+
+// FuzzResetPOM: a POM is the solution's to write; whatever it holds, the
+// reset returns the current POM untouched or the base POM whole, without
+// a panic.
+func FuzzResetPOM(f *testing.F) {
+	base := []byte(`<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId></plugin></plugins></build></project>`)
+	f.Add([]byte(`<project><properties><argLine>x</argLine></properties></project>`))
+	f.Add(base)
+	f.Add([]byte(`<!DOCTYPE p [<!ENTITY e "x">]><project>&e;</project>`))
+	f.Fuzz(func(t *testing.T, cur []byte) {
+		out, whole := resetPOM(cur, base)
+		if whole && string(out) != string(base) || !whole && string(out) != string(cur) {
+			t.Fatalf("whole %v, out %q", whole, out)
+		}
+	})
+}
