@@ -169,6 +169,10 @@ func TestJavaSample(t *testing.T) {
 		SectionsCompleted int    `json:"sections_completed"`
 		SectionsTotal     int    `json:"sections_total"`
 		Canaries          int    `json:"canaries"`
+		Sections          []struct {
+			ID  string `json:"id"`
+			Why string `json:"why"`
+		} `json:"sections"`
 	}
 	if err := json.Unmarshal(lolbench(0, "verify", task, "--solution", filepath.Join(cand, "build", "solution.patch"), "--out", t.TempDir(), "--json"), &gold); err != nil {
 		t.Fatal(err)
@@ -176,7 +180,8 @@ func TestJavaSample(t *testing.T) {
 	// Completed 100%: the Test Plan (5) has no source lines to revert, so
 	// its tests come from the mapping's rows (issue 25's map).
 	if gold.Reward != 1 || gold.Verdict != "passed" || gold.SectionsTotal != 7 || gold.SectionsCompleted != gold.SectionsTotal || gold.Canaries != 3 {
-		t.Errorf("verify, the reference solution: %+v; want reward 1, 7 of 7 sections completed, 3 canaries (one per test folder)", gold)
+		t.Errorf("verify, the reference solution: reward %d, %s, %d of %d sections completed (%+v), %d canaries; want reward 1, 7 of 7 sections completed, 3 canaries (one per test folder)",
+			gold.Reward, gold.Verdict, gold.SectionsCompleted, gold.SectionsTotal, gold.Sections, gold.Canaries)
 	}
 	emptyPatch := filepath.Join(t.TempDir(), "empty.patch")
 	os.WriteFile(emptyPatch, nil, 0o644)
