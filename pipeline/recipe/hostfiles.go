@@ -110,14 +110,8 @@ func (r *Recipe) HostFiles() ([]HostFile, error) {
 
 // wheelFiles adds the Wheels folder's top-level regular files.
 func (r *Recipe) wheelFiles(root *os.Root, add func(field, rel string, st fs.FileInfo) error) error {
-	st, err := r.stat(root, "wheels", r.Wheels)
-	if err != nil {
+	if err := r.folder(root, "wheels", r.Wheels); err != nil {
 		return err
-	}
-	if !st.IsDir() {
-		// A link to a folder is refused too: what is copied lies in the
-		// recipe's folder.
-		return fmt.Errorf("wheels: %q (%s) is not a folder", r.Wheels, filepath.Join(r.Dir, r.Wheels))
 	}
 	d, err := root.Open(filepath.FromSlash(r.Wheels))
 	if err != nil {
@@ -153,15 +147,25 @@ func (r *Recipe) wheelFiles(root *os.Root, add func(field, rel string, st fs.Fil
 	return nil
 }
 
-// mavenFiles adds every regular file below the MavenRepo folder, at any
-// depth; a link, a device or a pipe anywhere in it is an error.
-func (r *Recipe) mavenFiles(root *os.Root, add func(field, rel string, st fs.FileInfo) error) error {
-	st, err := r.stat(root, "maven_repo", r.MavenRepo)
+// folder checks that a host path is a folder inside the recipe's folder.
+// A link to a folder is refused too: what is copied lies in the recipe's
+// folder.
+func (r *Recipe) folder(root *os.Root, field, rel string) error {
+	st, err := r.stat(root, field, rel)
 	if err != nil {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("maven_repo: %q (%s) is not a folder", r.MavenRepo, filepath.Join(r.Dir, r.MavenRepo))
+		return fmt.Errorf("%s: %q (%s) is not a folder", field, rel, filepath.Join(r.Dir, rel))
+	}
+	return nil
+}
+
+// mavenFiles adds every regular file below the MavenRepo folder, at any
+// depth; a link, a device or a pipe anywhere in it is an error.
+func (r *Recipe) mavenFiles(root *os.Root, add func(field, rel string, st fs.FileInfo) error) error {
+	if err := r.folder(root, "maven_repo", r.MavenRepo); err != nil {
+		return err
 	}
 	sub, err := root.OpenRoot(filepath.FromSlash(r.MavenRepo))
 	if err != nil {
