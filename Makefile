@@ -19,10 +19,10 @@ build:
 # first so that they start first and the short ones fill in beside them
 # (README, "Performance"). The per-package timeout leaves room for a slow
 # machine.
-SLOW_PACKAGES := ./test/e2e ./test/exploits ./test/deploy ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
+SLOW_PACKAGES := ./test/e2e ./test/exploits ./test/languages ./test/deploy ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
 test: build
 	bash test/setup.sh test
-	$(BIN) env base >/dev/null
+	$(BIN) env base --lang all >/dev/null
 	@start=$$(date +%s); $(GO) test -count=1 -timeout 45m $(SLOW_PACKAGES) ./... || exit $$?; echo "make test: go test took $$(( $$(date +%s) - start )) s"
 	bash test/fuzz.sh
 
@@ -30,10 +30,11 @@ test: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
+# LANGS=all adds the Java sample (and its image) to the quick samples.
 demo: build
 	bash test/setup.sh demo
-	$(BIN) env base >/dev/null
-	WORK=$(WORK) bash data/demo/demo.sh
+	$(BIN) env base $(if $(filter all,$(LANGS)),--lang all) >/dev/null
+	WORK=$(WORK) LANGS=$(LANGS) bash data/demo/demo.sh
 
 lint:
 	$(GO) vet ./...
@@ -41,6 +42,7 @@ lint:
 
 docs: build
 	$(BIN) rules doc > docs/rules.md
+	$(BIN) lang doc > docs/languages.md
 
 # lolbench's own container image, on the offline base image (deploy/README.md).
 IMAGE ?= lolbench/lolbench:$(VERSION)

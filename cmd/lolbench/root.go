@@ -52,6 +52,7 @@ Fail-to-Pass and Pass-to-Pass tests, then strengthen the tests.`,
 		NewCmdAugment(f),
 		NewCmdSpec(f),
 		NewCmdEnv(f),
+		NewCmdLang(f),
 		NewCmdEval(f),
 		NewCmdAnalyze(f),
 	)

@@ -6,6 +6,9 @@
 # demo.sh --setup-only prepares the workspace (sample repositories, EPs,
 # curated mappings, registry) without running the pipeline; the end-to-end
 # test drives the run itself. $BIN overrides the lolbench binary.
+# LANGS=all (make demo LANGS=all) adds the samples of the other languages,
+# whose images are larger and whose builds are slower: the Java sample,
+# coinage (data/demo/projects-java.yaml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BIN:-$root/bin/lolbench}
@@ -18,7 +21,20 @@ work=$(cd "$work" && pwd)
 # Markdown, unitconv's in reStructuredText (read as pep-rst), so that the
 # demo collects both formats; envfile's in Markdown (its tests need a module
 # from the Go module proxy, downloaded on the host).
-for spec in tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst envfile:ep.md:efep-0001.md; do
+samples="tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst envfile:ep.md:efep-0001.md"
+only=tinykv-tkep-0002,unitconv-ucep-0004,envfile-efep-0001
+case "${LANGS:-}" in
+"") ;;
+all)
+	samples="$samples coinage:ep.md:cgep-0003.md"
+	only="$only,coinage-cgep-0003"
+	;;
+*)
+	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2
+	exit 2
+	;;
+esac
+for spec in $samples; do
 	IFS=: read -r name ep file <<<"$spec"
 	sample="$root/data/samples/$name"
 	if [ ! -d "$work/repos/$name/.git" ]; then
@@ -30,6 +46,10 @@ for spec in tinykv:ep.md:tkep-0002.md unitconv:ep.rst:ucep-0004.rst envfile:ep.m
 	cp "$sample"/mapping*.md "$work/curated/$name/"
 done
 cp "$root/data/demo/projects.yaml" "$work/projects.yaml"
+if [ "${LANGS:-}" = all ]; then
+	# The Java registry's projects go on projects.yaml's list.
+	sed '1,/^projects:/d' "$root/data/demo/projects-java.yaml" >>"$work/projects.yaml"
+fi
 if [ "${1:-}" = "--setup-only" ]; then
 	exit 0
 fi
@@ -44,7 +64,7 @@ fi
 echo "demo: no expert review here, and no LLM gates without an endpoint: building with --include-unreviewed (tasks marked unreviewed)" >&2
 "$bin" run --workspace "$work" --projects "$work/projects.yaml" --offline \
 	--include-unreviewed --jobs 2 --max-mutants-per-operator 2 \
-	--only tinykv-tkep-0002,unitconv-ucep-0004,envfile-efep-0001
+	--only "$only"
 status=0
 "$bin" run --workspace "$work" --offline --to validate --only tinykv-flawed-tkep-0002 || status=$?
 if [ "$status" -ne 1 ]; then

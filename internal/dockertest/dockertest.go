@@ -45,3 +45,21 @@ func Executor(t testing.TB) *sandbox.Docker {
 	}
 	return docker
 }
+
+// Image fails the test when an offline base image other than the common
+// one is missing (make test builds every image with lolbench env base
+// --lang all; a skip would hide a missing one), and skips it, as
+// Executor does, when no engine answers.
+func Image(t testing.TB, im *baseimage.Image) *sandbox.Docker {
+	t.Helper()
+	d := Executor(t)
+	tag := im.Tag(os.Getenv)
+	id, err := d.ImageID(context.Background(), tag)
+	if err != nil {
+		t.Fatalf("inspect %s: %v", tag, err)
+	}
+	if id == "" {
+		t.Fatalf("the engine has no offline %s image %s: run '%s' (make test does)", im.Key, tag, im.BuildCommand())
+	}
+	return d
+}

@@ -287,8 +287,11 @@ func TestJaCoCo(t *testing.T) {
 	if _, err := (jacocoAdapter{}).Read(dir, p); err == nil {
 		t.Errorf("a broken report gave no error")
 	}
-	if _, err := AdapterFor(recipe.Recipe{}, "Java"); err == nil || !strings.Contains(err.Error(), "needs coverage.command and coverage.report") {
-		t.Errorf("jacoco without a recipe section: %v", err)
+	if a, err := AdapterFor(recipe.Recipe{}, "Java"); err != nil || a.Name() != "jacoco" {
+		t.Errorf("jacoco without a recipe section (per test): %v %v", a, err)
+	}
+	if _, err := AdapterFor(recipe.Recipe{Coverage: recipe.Coverage{Command: "mvn {tests}"}}, "Java"); err == nil || !strings.Contains(err.Error(), "set coverage.report") {
+		t.Errorf("jacoco with a command and no report: %v", err)
 	}
 	if _, err := AdapterFor(recipe.Recipe{}, "Rust"); err == nil || err.Error() != "no coverage adapter for Rust: set coverage.adapter in the recipe (go, python or jacoco)" {
 		t.Errorf("Rust: %v", err)

@@ -451,3 +451,8 @@ func (goAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 
 // BuildCheck implements Adapter.
 func (goAdapter) BuildCheck(files []string) string { return "go build ./..." }
+
+// Support implements Adapter.
+func (goAdapter) Support() Support {
+	return Support{PerTest: true, SingleTest: "go test -run '^(TestA|TestB)$' per package"}
+}

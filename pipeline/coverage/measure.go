@@ -42,6 +42,17 @@ type Adapter interface {
 	// BuildCheck is the default build check over the changed source files
 	// (recipe.Recipe.Build overrides it); "" for none.
 	BuildCheck(files []string) string
+	// Support says what the adapter can do, for the language matrix
+	// (lolbench lang list).
+	Support() Support
+}
+
+// Support is what an adapter can do.
+type Support struct {
+	// PerTest is set when it measures coverage per test, not per suite.
+	PerTest bool `json:"per_test"`
+	// SingleTest says how Select runs single tests; "" when it cannot.
+	SingleTest string `json:"single_test,omitempty"`
 }
 
 // Adapters lists the adapters. Adding a language is one file and one line.
@@ -65,8 +76,8 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 	}
 	for _, a := range Adapters {
 		if a.Name() == name {
-			if name == recipe.CoverageJaCoCo && (r.Coverage.Command == "" || r.Coverage.Report == "") {
-				return nil, errors.New("the jacoco coverage adapter needs coverage.command and coverage.report in the recipe (docs/projects.md, \"Recipes\")")
+			if name == recipe.CoverageJaCoCo && r.Coverage.Command != "" && r.Coverage.Report == "" {
+				return nil, errors.New("the jacoco coverage adapter reads coverage.command's XML report: set coverage.report in the recipe (docs/projects.md, \"Recipes\")")
 			}
 			return a, nil
 		}

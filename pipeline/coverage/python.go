@@ -257,3 +257,8 @@ for f in sys.argv[1:]:
     if os.path.exists(f):
         ast.parse(open(f, "rb").read(), f)' ` + strings.Join(py, " ")
 }
+
+// Support implements Adapter.
+func (pythonAdapter) Support() Support {
+	return Support{PerTest: true, SingleTest: "pytest node ids (tests/test_x.py::TestK::test_m)"}
+}

@@ -15,10 +15,11 @@ var byExtension = func() map[string]*Language {
 	return m
 }()
 
-// ByName returns the table entry with the given cloc name, or nil.
+// ByName returns the table entry with the given cloc name, in any case
+// ("java" is Java), or nil.
 func ByName(name string) *Language {
 	for _, l := range Table {
-		if l.Name == name {
+		if strings.EqualFold(l.Name, name) {
 			return l
 		}
 	}

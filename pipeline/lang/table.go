@@ -66,9 +66,20 @@ var Table = []*Language{
 		TestPaths:      []string{"src/test", "src/testFixtures", "src/integrationTest"},
 		GeneratedNames: []string{"*Grpc.java", "*OuterClass.java"},
 		BuildNames:     []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties", "gradlew", "gradlew.bat", "mvnw", "build.xml"},
-		// The wrappers are what a test command runs: a replaced gradlew
-		// could write its own reports.
-		TestConfig: []string{"junit-platform.properties", ".mvn/jvm.config", ".mvn/maven.config", ".mvn/wrapper/*", "gradlew", "mvnw", "gradle/wrapper/*"},
+		// JUnit Platform reads junit-platform.properties (extension
+		// autodetection, a listener's parameters) and loads every
+		// listener, launcher interceptor, engine and (autodetected)
+		// extension named under META-INF/services, in main resources as
+		// in test ones: one of them can turn failures into passes. A
+		// POM's test plugins and their properties decide what Surefire
+		// runs and how (an argLine agent, testFailureIgnore, includes that
+		// miss the canary): pom.xml[test-plugins], reset whole when they
+		// changed (guard.resetPOM). .mvn/ holds Maven's own options and
+		// core extensions, which run inside Maven. The wrappers are what
+		// a test command runs: a replaced gradlew could write its own
+		// reports.
+		TestConfig: []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]",
+			".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
 	},
 	{
 		Name:       "Rust",

@@ -7,7 +7,7 @@ import (
 )
 
 // The build and coverage fields of issue 7: optional, so every older
-// recipe parses unchanged; a JaCoCo section needs its command and report.
+// recipe parses unchanged; a JaCoCo command needs its placeholder and report.
 func TestCoverageFields(t *testing.T) {
 	base := "image: lolbench/offline-base\ntest:\n  command: mvn test {tests}\n  format: junit\n"
 	cases := []struct {
@@ -21,7 +21,9 @@ func TestCoverageFields(t *testing.T) {
 			want: Coverage{Adapter: CoverageJaCoCo, Command: "mvn -q test jacoco:report -Dtest={tests}", Report: "target/site/jacoco/jacoco.xml"}, build: "mvn -q compile"},
 		{name: "go", extra: "coverage:\n  adapter: go\n", want: Coverage{Adapter: CoverageGo}},
 		{name: "unknown adapter", extra: "coverage:\n  adapter: gcov\n", err: `coverage.adapter: "gcov" is not one of go, python, jacoco`},
-		{name: "jacoco without command", extra: "coverage:\n  adapter: jacoco\n  report: r.xml\n", err: "coverage.command: missing or without the {tests} placeholder"},
+		// Without a command, jacoco measures per test through the test command.
+		{name: "jacoco per test", extra: "coverage:\n  adapter: jacoco\n", want: Coverage{Adapter: CoverageJaCoCo}},
+		{name: "jacoco command without placeholder", extra: "coverage:\n  adapter: jacoco\n  command: mvn test\n  report: r.xml\n", err: "coverage.command: has no {tests} placeholder"},
 		{name: "jacoco without report", extra: "coverage:\n  adapter: jacoco\n  command: x {tests}\n", err: "coverage.report: missing"},
 		{name: "report leaves", extra: "coverage:\n  report: ../x.xml\n", err: `coverage.report: "../x.xml" leaves /testbed`},
 		{name: "report glob", extra: "coverage:\n  report: a/*.xml\n", err: `coverage.report: "a/*.xml" may hold only`},

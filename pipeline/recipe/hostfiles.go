@@ -17,7 +17,8 @@ import (
 )
 
 // HostFile is a file a recipe brings from the host into layer 2 (Files,
-// Requirements, the files of the Wheels folder).
+// Requirements, the files of the Wheels folder, every file below the
+// MavenRepo folder).
 type HostFile struct {
 	// Field names it in the recipe: "files[0]", "requirements[1]",
 	// "wheels".
@@ -38,11 +39,11 @@ type HostFile struct {
 // none, and anything else in it is an error. Errors name the field, the
 // path as written and the file.
 func (r *Recipe) HostFiles() ([]HostFile, error) {
-	if len(r.Files) == 0 && len(r.Requirements) == 0 && r.Wheels == "" {
+	if !r.HostPaths() {
 		return nil, nil
 	}
 	if r.Dir == "" {
-		return nil, errors.New("files, wheels, requirements: the recipe's folder is unknown (a recipe read with Parse, not Load)")
+		return nil, errors.New("files, wheels, requirements, maven_repo: the recipe's folder is unknown (a recipe read with Parse, not Load)")
 	}
 	root, err := os.OpenRoot(r.Dir)
 	if err != nil {
@@ -95,6 +96,11 @@ func (r *Recipe) HostFiles() ([]HostFile, error) {
 			errs = append(errs, err)
 		}
 	}
+	if r.MavenRepo != "" {
+		if err := r.mavenFiles(root, add); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -104,14 +110,8 @@ func (r *Recipe) HostFiles() ([]HostFile, error) {
 
 // wheelFiles adds the Wheels folder's top-level regular files.
 func (r *Recipe) wheelFiles(root *os.Root, add func(field, rel string, st fs.FileInfo) error) error {
-	st, err := r.stat(root, "wheels", r.Wheels)
-	if err != nil {
+	if err := r.folder(root, "wheels", r.Wheels); err != nil {
 		return err
-	}
-	if !st.IsDir() {
-		// A link to a folder is refused too: what is copied lies in the
-		// recipe's folder.
-		return fmt.Errorf("wheels: %q (%s) is not a folder", r.Wheels, filepath.Join(r.Dir, r.Wheels))
 	}
 	d, err := root.Open(filepath.FromSlash(r.Wheels))
 	if err != nil {
@@ -145,6 +145,50 @@ func (r *Recipe) wheelFiles(root *os.Root, add func(field, rel string, st fs.Fil
 		}
 	}
 	return nil
+}
+
+// folder checks that a host path is a folder inside the recipe's folder.
+// A link to a folder is refused too: what is copied lies in the recipe's
+// folder.
+func (r *Recipe) folder(root *os.Root, field, rel string) error {
+	st, err := r.stat(root, field, rel)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s: %q (%s) is not a folder", field, rel, filepath.Join(r.Dir, rel))
+	}
+	return nil
+}
+
+// mavenFiles adds every regular file below the MavenRepo folder, at any
+// depth; a link, a device or a pipe anywhere in it is an error.
+func (r *Recipe) mavenFiles(root *os.Root, add func(field, rel string, st fs.FileInfo) error) error {
+	if err := r.folder(root, "maven_repo", r.MavenRepo); err != nil {
+		return err
+	}
+	sub, err := root.OpenRoot(filepath.FromSlash(r.MavenRepo))
+	if err != nil {
+		return r.pathError("maven_repo", r.MavenRepo, err)
+	}
+	defer sub.Close()
+	return fs.WalkDir(sub.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("maven_repo: %s: %w", filepath.Join(r.Dir, r.MavenRepo, filepath.FromSlash(p)), err)
+		}
+		if p == "." || d.IsDir() {
+			return nil
+		}
+		rel := path.Join(r.MavenRepo, p)
+		st, err := r.stat(root, "maven_repo", rel)
+		if err != nil {
+			return err
+		}
+		if msg := kindProblem(st.Mode()); msg != "" {
+			return fmt.Errorf("maven_repo: %q (%s) %s", rel, filepath.Join(r.Dir, filepath.FromSlash(rel)), msg)
+		}
+		return add("maven_repo", rel, st)
+	})
 }
 
 // Caps on what a recipe brings from the host (issue 14: every file read

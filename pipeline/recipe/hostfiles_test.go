@@ -126,7 +126,7 @@ requirements[0]: "conftest.py" is named twice (also by files[5])`
 	}
 
 	r = &Recipe{Files: []string{"conftest.py"}}
-	if _, err := r.HostFiles(); err == nil || err.Error() != "files, wheels, requirements: the recipe's folder is unknown (a recipe read with Parse, not Load)" {
+	if _, err := r.HostFiles(); err == nil || err.Error() != "files, wheels, requirements, maven_repo: the recipe's folder is unknown (a recipe read with Parse, not Load)" {
 		t.Fatalf("err = %v", err)
 	}
 	if got, err := (&Recipe{}).HostFiles(); got != nil || err != nil {

@@ -29,6 +29,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
@@ -70,6 +72,10 @@ type Recipe struct {
 	// Image is the public base image for the language and toolchain,
 	// "golang:1.22-bookworm" or "python:3.12-slim". Layer 1 starts here.
 	Image string `yaml:"image" json:"image"`
+	// Language is the project's language, a pipeline/lang name (any
+	// case: "java"). With Image "lolbench/offline-base" it picks the
+	// offline base image of that language (lolbench env base --lang).
+	Language string `yaml:"language,omitempty" json:"language,omitempty"`
 	// Packages are Debian packages installed into layer 1 with apt-get.
 	// The image must be Debian-based when any are given.
 	Packages []string `yaml:"packages,omitempty" json:"packages,omitempty"`
@@ -116,6 +122,13 @@ type Recipe struct {
 	// Requirements are pip requirement files on the host, copied to
 	// FilesDir/<path> and installed as User from Wheels before Install.
 	Requirements []string `yaml:"requirements,omitempty" json:"requirements,omitempty"`
+	// MavenRepo is a host folder laid out as a Maven repository (what
+	// `mvn dependency:go-offline` fills on a machine that reaches Maven
+	// Central), copied to FilesDir/<maven_repo>; layer 2 makes it the
+	// recipe's user's local repository, offline (~/.m2/settings.xml), so
+	// that Maven resolves the project's dependencies and plugins from it
+	// alone.
+	MavenRepo string `yaml:"maven_repo,omitempty" json:"maven_repo,omitempty"`
 	// GoModules says whether the modules a go.mod at the repository's root
 	// requires are downloaded on the host (go mod download, through the
 	// host's GOPROXY) into layer 2's module cache: auto (the default: when
@@ -134,9 +147,9 @@ type Recipe struct {
 }
 
 // HostPaths reports whether the recipe brings files from the host (Files,
-// Wheels, Requirements), which Dir locates.
+// Wheels, Requirements, MavenRepo), which Dir locates.
 func (r *Recipe) HostPaths() bool {
-	return len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0
+	return len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0 || r.MavenRepo != ""
 }
 
 // SameAs reports whether two recipes declare the same thing, Dir aside:
@@ -176,7 +189,9 @@ type Coverage struct {
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
 	// Placeholder ({tests}) is replaced by one shell word holding the
 	// tests as Class#method items joined by commas (Maven Surefire's
-	// -Dtest syntax): "mvn -q test jacoco:report -Dtest={tests}".
+	// -Dtest syntax): "mvn -q test jacoco:report -Dtest={tests}". It is
+	// run once per suite. Empty: the jacoco adapter measures per test, on
+	// the offline Java image, through the test command.
 	Command string `yaml:"command,omitempty" json:"command,omitempty"`
 	// Report is the XML report the command writes, relative to /testbed:
 	// "target/site/jacoco/jacoco.xml".
@@ -251,6 +266,14 @@ func (r *Recipe) Validate() error {
 		bad("image", "missing: name the base image, e.g. golang:1.22-bookworm")
 	case len(r.Image) > 255 || !imageRE.MatchString(r.Image):
 		bad("image", "%q is not a Docker image reference", r.Image)
+	}
+	if r.Language != "" {
+		switch l := lang.ByName(r.Language); {
+		case l == nil:
+			bad("language", "%q is not a language of lolbench's table (lolbench lang list)", r.Language)
+		case r.Image == baseimage.Name && baseimage.ForLanguage(l.Name) == nil:
+			bad("language", "%s has no offline base image yet (lolbench lang list): name a public image for it", l.Name)
+		}
 	}
 	for i, p := range r.Packages {
 		if !debPackageRE.MatchString(p) {
@@ -392,6 +415,11 @@ func (r *Recipe) Validate() error {
 			bad(fmt.Sprintf("requirements[%d]", i), "%q %s", f, msg)
 		}
 	}
+	if r.MavenRepo != "" {
+		if msg := hostPathProblem(r.MavenRepo); msg != "" {
+			bad("maven_repo", "%q %s", r.MavenRepo, msg)
+		}
+	}
 	if len(r.Requirements) > 0 && r.Wheels == "" {
 		bad("requirements", "needs wheels: the folder pip installs them from, offline")
 	}
@@ -405,12 +433,12 @@ func (r *Recipe) Validate() error {
 			bad(fmt.Sprintf("imports[%d]", i), "%q is not a Python module name", m)
 		}
 	}
-	if c.Adapter == CoverageJaCoCo {
+	if c.Command != "" {
 		if !strings.Contains(c.Command, Placeholder) {
-			bad("coverage.command", "missing or without the %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
+			bad("coverage.command", "has no %s placeholder: the jacoco adapter runs it with the tests of each suite", Placeholder)
 		}
 		if c.Report == "" {
-			bad("coverage.report", "missing: the jacoco adapter reads the XML report there")
+			bad("coverage.report", "missing: the jacoco adapter reads the coverage command's XML report there")
 		}
 	}
 	return errors.Join(errs...)

@@ -52,14 +52,16 @@ type layout struct {
 	goMod        bool
 	wheels       string
 	requirements []string
+	mavenRepo    string
 }
 
 func recipeLayout(r recipe.Recipe, goMod bool) layout {
 	return layout{
-		copyDeps:     goMod || len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0,
+		copyDeps:     goMod || r.HostPaths(),
 		goMod:        goMod,
 		wheels:       r.Wheels,
 		requirements: r.Requirements,
+		mavenRepo:    r.MavenRepo,
 	}
 }
 
@@ -447,6 +449,19 @@ func pipCommand(l layout) string {
 		cmd += " -r " + testcmd.Quote(recipe.FilesDir+"/"+q)
 	}
 	return cmd
+}
+
+// mavenSettings makes the recipe's Maven repository folder the user's
+// local repository, offline (the user's settings.xml wins over the
+// image's /etc/maven/settings.xml); "" when the recipe brings none. The
+// home folder it is written to is put back before every graded run.
+func mavenSettings(l layout) string {
+	if l.mavenRepo == "" {
+		return ""
+	}
+	repo := recipe.FilesDir + "/" + l.mavenRepo
+	return `mkdir -p "$HOME/.m2" && printf '%s\n' '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">' ` +
+		testcmd.Quote("  <localRepository>"+repo+"</localRepository>") + ` '  <offline>true</offline>' '</settings>' >"$HOME/.m2/settings.xml"`
 }
 
 func lastLine(s string) string {

@@ -168,13 +168,14 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 // image is the bundled offline base and this engine does not have it: no
 // registry has it, so the build would fail on a pull.
 func (d *Docker) checkOffline(ctx context.Context, image string) error {
-	if !baseimage.IsOffline(image, os.Getenv) {
+	im := baseimage.Offline(image, os.Getenv)
+	if im == nil {
 		return nil
 	}
 	if _, ok, err := d.imageID(ctx, image); err != nil || ok {
 		return err
 	}
-	return fmt.Errorf("the offline base image %s is missing and cannot be pulled: build it with '%s'", image, baseimage.BuildCommand)
+	return fmt.Errorf("the offline base image %s is missing and cannot be pulled: build it with '%s'", image, im.BuildCommand())
 }
 
 // staleAfter is the age past which a job container that is not running

@@ -18,8 +18,9 @@ import (
 )
 
 // fromImage is the image layer 1 starts from: the recipe's image, with the
-// bundled offline base's name resolved to its tag on this machine.
-func fromImage(r recipe.Recipe) string { return baseimage.Resolve(r.Image, os.Getenv) }
+// bundled offline base's name resolved to the tag of its language's image
+// on this machine.
+func fromImage(r recipe.Recipe) string { return baseimage.Resolve(r.Image, r.Language, os.Getenv) }
 
 // Image repositories of the three layers.
 const (
@@ -201,7 +202,8 @@ func (s *stepLog) err(prefix, what, log string) error {
 
 // setupScript is layer 2's work as the recipe's user, one RUN instead of
 // one per step (see baseDockerfileBody for why): the base commit
-// (SnapshotScript), pip for the requirement files, then each install
+// (SnapshotScript), pip for the requirement files, the Maven settings for
+// the recipe's Maven repository, then each install
 // command in its own sh -c, as its own RUN would run it (a cd or a
 // variable does not carry over), then the environment check. Each step
 // prints its name first (an install command's first line); a failing one
@@ -212,6 +214,9 @@ func setupScript(r recipe.Recipe, l layout, testbed string) string {
 	fmt.Fprintf(&b, "step 'base commit' %s\n", testcmd.Quote(SnapshotScript()))
 	if cmd := pipCommand(l); cmd != "" {
 		fmt.Fprintf(&b, "step 'requirements (pip install --no-index)' %s\n", testcmd.Quote(cmd))
+	}
+	if cmd := mavenSettings(l); cmd != "" {
+		fmt.Fprintf(&b, "step 'Maven repository (~/.m2/settings.xml)' %s\n", testcmd.Quote(cmd))
 	}
 	for i, c := range r.Install {
 		name := fmt.Sprintf("install %d of %d (%s)", i+1, len(r.Install), stepName(c, 80))

@@ -94,9 +94,13 @@ func Locate(format, id string, files []string, declares Declares) (Ref, bool) {
 	return Ref{}, false
 }
 
-// bare drops a function's parameters ("test_m[a b]", "testBar()").
-func bare(name string) string {
-	if i := strings.IndexAny(name, "[("); i > 0 {
+// Bare drops a test function's parameters and invocation: pytest's
+// "test_m[a b]", JUnit's "testBar()", and Surefire's name of a JUnit 5
+// parameterized invocation, "testBar{int, String}[1]" (issue 22: cut only
+// at "[", it named a method "testBar{int, String}" that -Dtest runs none
+// of).
+func Bare(name string) string {
+	if i := strings.IndexAny(name, "[({"); i > 0 {
 		name = name[:i]
 	}
 	return strings.TrimSpace(name)
@@ -107,7 +111,7 @@ func pytestNode(id string, set map[string]bool) (Ref, bool) {
 	if len(parts) < 2 || !strings.HasSuffix(parts[0], ".py") {
 		return Ref{}, false
 	}
-	r := Ref{File: parts[0], Class: strings.Join(parts[1:len(parts)-1], "."), Func: bare(parts[len(parts)-1])}
+	r := Ref{File: parts[0], Class: strings.Join(parts[1:len(parts)-1], "."), Func: Bare(parts[len(parts)-1])}
 	if len(set) > 0 && !set[r.File] {
 		return Ref{}, false
 	}
@@ -120,7 +124,7 @@ func dottedPython(cls, name string, set map[string]bool) (Ref, bool) {
 	for i := len(el); i > 0; i-- {
 		f := strings.Join(el[:i], "/") + ".py"
 		if set[f] {
-			return Ref{File: f, Class: strings.Join(el[i:], "."), Func: bare(name)}, bare(name) != ""
+			return Ref{File: f, Class: strings.Join(el[i:], "."), Func: Bare(name)}, Bare(name) != ""
 		}
 	}
 	return Ref{}, false
@@ -148,7 +152,7 @@ func jvmTest(cls, name string, files []string) (Ref, bool) {
 	if nested != "" {
 		class += "." + strings.ReplaceAll(nested, "$", ".")
 	}
-	return Ref{File: found[0], Class: class, Func: bare(name)}, bare(name) != ""
+	return Ref{File: found[0], Class: class, Func: Bare(name)}, Bare(name) != ""
 }
 
 // jestTest: "describe › it". The classname is the file when it is one.

@@ -55,6 +55,9 @@ func TestLocate(t *testing.T) {
 		{"junit", "com.ex.FooTest$Nested::testBaz()", Ref{"src/test/java/com/ex/FooTest.java", "FooTest.Nested", "testBaz"}, true},
 		{"junit", "com.ex.BarTest::works", Ref{"app/src/test/kotlin/com/ex/BarTest.kt", "BarTest", "works"}, true},
 		{"junit", "com.ex.FooTest#testBar", Ref{"src/test/java/com/ex/FooTest.java", "FooTest", "testBar"}, true},
+		// Surefire's names of JUnit 5 parameterized invocations (issue 22).
+		{"junit", "com.ex.FooTest::parses{String, long}[2]", Ref{"src/test/java/com/ex/FooTest.java", "FooTest", "parses"}, true},
+		{"junit", "com.ex.FooTest$Nested::rounds{RoundingMode, String}[10]", Ref{"src/test/java/com/ex/FooTest.java", "FooTest.Nested", "rounds"}, true},
 		// jest: "describe › it", by the file or by the title.
 		{"junit", "web/__tests__/cart.test.ts::Cart › adds an item", Ref{"web/__tests__/cart.test.ts", "Cart", "adds an item"}, true},
 		{"junit", "Cart::Cart › adds an item", Ref{"web/__tests__/cart.test.ts", "Cart", "adds an item"}, true},

@@ -220,13 +220,19 @@ func readExit(path string) int {
 	return n
 }
 
-// firstError is the first line of a build log that reads like an error,
-// else its first line.
+// firstError is the first line of a build log that names a source file
+// (javac's "[ERROR] /testbed/A.java:[3,5] cannot find symbol" comes after
+// Maven's "[ERROR] COMPILATION ERROR :"), else the first that reads like
+// an error, else its first line.
 func firstError(log string, code int) string {
 	lines := strings.Split(strings.TrimSpace(log), "\n")
 	for _, l := range lines {
-		low := strings.ToLower(l)
-		if strings.Contains(low, "error") || strings.Contains(l, ".go:") || strings.Contains(l, ".java:") {
+		if strings.Contains(l, ".go:") || strings.Contains(l, ".java:") {
+			return cut(strings.TrimSpace(l), 300)
+		}
+	}
+	for _, l := range lines {
+		if strings.Contains(strings.ToLower(l), "error") {
 			return cut(strings.TrimSpace(l), 300)
 		}
 	}

@@ -78,7 +78,9 @@ func upToBuild(files map[string]string) map[string]string {
 	out := map[string]string{}
 	for rel, data := range files {
 		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if parts[0] == "export" || len(parts) > 2 && slices.Contains([]string{"mutants", "coverage", "augment", "task"}, parts[2]) {
+		// mutate rewrites the task's test-to-section map (sections.json,
+		// and the task's grading) with its kill matrix.
+		if parts[0] == "export" || len(parts) > 2 && slices.Contains([]string{"mutants", "coverage", "augment", "task", "sections.json"}, parts[2]) {
 			continue
 		}
 		out[rel] = data
@@ -263,6 +265,25 @@ func TestDemoKillRerunEdit(t *testing.T) {
 		t.Fatalf("clean run: %v, want %v", got, wantFirst)
 	}
 	checkDepsTask(t, clean, deps)
+	// Every sample's reference solution completes every task section under
+	// the map mutate wrote (issue 25).
+	for id, want := range map[string]string{good: "6/6", python: "7/7", deps: "2/2"} {
+		b, err := os.ReadFile(filepath.Join(clean, "candidates", id, "sections.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Stage     string                         `json:"stage"`
+			Reference struct{ Completed, Total int } `json:"reference"`
+			Untested  []string                       `json:"untested_sections"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%d/%d", m.Reference.Completed, m.Reference.Total); m.Stage != "mutate" || got != want || len(m.Untested) != 0 {
+			t.Errorf("%s: sections.json by %s: the reference completes %s, want %s; untested %v", id, m.Stage, got, want, m.Untested)
+		}
+	}
 	// A second run has nothing to do.
 	if got := run(t, bin, clean, "").ran(); !equalRuns(got, map[string][]string{good: {}, flawed: {}, python: {}, deps: {}}) {
 		t.Fatalf("second run reran stages: %v", got)

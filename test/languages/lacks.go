@@ -1,13 +1,14 @@
 // Package languages holds the list of known gaps in language support and
-// the test that keeps it exact (issue 8, docs/maintainers.md). Every
-// language of the language table (pipeline/lang) needs five pieces, or
-// says here that it lacks one; the test fails both when a piece is missing
-// without being listed and when a listed gap has been filled. The package
-// sits under test/ because it imports every package that holds a piece,
-// which no product package may do.
+// the tests that keep it and the support matrix exact (issues 8 and 22,
+// docs/maintainers.md, docs/languages.md). Every language of the language
+// table (pipeline/lang) needs the pieces of support.Pieces, or says here
+// that it lacks one; the test fails both when a piece is missing without
+// being listed and when a listed gap has been filled. The pieces are read
+// from the support matrix (pipeline/lang/support), which reads them from
+// the packages that do the work.
 package languages
 
-// The pieces a language can have.
+// The pieces a language can have, as support.Pieces names them.
 const (
 	// Tests: test-file conventions in its language table entry (TestNames,
 	// TestDirs or TestPaths), so that file categories can tell its test
@@ -25,43 +26,49 @@ const (
 	// Mutation: syntax mutation operators (pipeline/mutation,
 	// mutation.OperatorLanguages).
 	Mutation = "mutation"
+	// Canary: the verifier's canary (pipeline/sandbox/guard).
+	Canary = "canary"
+	// Image: an offline base image (pipeline/sandbox/baseimage).
+	Image = "image"
+	// Sample: a bundled sample (data/samples, support.Samples).
+	Sample = "sample"
 )
 
 // Pieces lists the pieces in the order they are checked.
-var Pieces = []string{Tests, Syntax, Results, Coverage, Mutation}
+var Pieces = []string{Tests, Syntax, Results, Coverage, Mutation, Canary, Image, Sample}
 
 // Lacks lists, per language of the table, the pieces it does not have
 // yet. It is the one place a gap is declared: remove a piece here in the
 // change that adds it (the test says so), and add a language's gaps in the
 // change that adds the language to the table.
 var Lacks = map[string][]string{
-	"Rust":         {Coverage, Mutation},
-	"C":            {Coverage, Mutation},
-	"C/C++ Header": {Coverage, Mutation},
-	"C++":          {Coverage, Mutation},
-	"TypeScript":   {Coverage, Mutation},
-	"JavaScript":   {Coverage, Mutation},
-	"C#":           {Coverage, Mutation},
+	"Rust":         {Coverage, Mutation, Canary, Image, Sample},
+	"C":            {Coverage, Mutation, Canary, Image, Sample},
+	"C/C++ Header": {Coverage, Mutation, Canary, Image, Sample},
+	"C++":          {Coverage, Mutation, Canary, Image, Sample},
+	"TypeScript":   {Coverage, Mutation, Canary, Image, Sample},
+	"JavaScript":   {Coverage, Mutation, Canary, Image, Sample},
+	"C#":           {Coverage, Mutation, Canary, Image, Sample},
 
-	"Kotlin":             {Syntax, Coverage, Mutation},
-	"Scala":              {Syntax, Coverage, Mutation},
-	"Ruby":               {Syntax, Coverage, Mutation},
-	"PHP":                {Syntax, Coverage, Mutation},
-	"Swift":              {Syntax, Coverage, Mutation},
-	"Objective-C":        {Syntax, Coverage, Mutation},
-	"Lua":                {Syntax, Coverage, Mutation},
-	"Perl":               {Syntax, Coverage, Mutation},
-	"Bourne Again Shell": {Syntax, Coverage, Mutation},
-	"Haskell":            {Syntax, Coverage, Mutation},
-	"OCaml":              {Syntax, Coverage, Mutation},
-	"Elixir":             {Syntax, Coverage, Mutation},
-	"Erlang":             {Syntax, Coverage, Mutation},
-	"Dart":               {Syntax, Coverage, Mutation},
+	"Kotlin":             {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Scala":              {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Ruby":               {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"PHP":                {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Swift":              {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Objective-C":        {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Lua":                {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Perl":               {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Bourne Again Shell": {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Haskell":            {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"OCaml":              {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Elixir":             {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Erlang":             {Syntax, Coverage, Mutation, Canary, Image, Sample},
+	"Dart":               {Syntax, Coverage, Mutation, Canary, Image, Sample},
 
 	// shunit2, the usual shell test tool, writes no format we parse.
-	"Bourne Shell": {Syntax, Results, Coverage, Mutation},
+	"Bourne Shell": {Syntax, Results, Coverage, Mutation, Canary, Image, Sample},
 	// Zig tests live inside the sources (test blocks), and assembly has
 	// no test convention: neither has test files to tell apart.
-	"Zig":      {Tests, Syntax, Results, Coverage, Mutation},
-	"Assembly": {Tests, Syntax, Results, Coverage, Mutation},
+	"Zig":      {Tests, Syntax, Results, Coverage, Mutation, Canary, Image, Sample},
+	"Assembly": {Tests, Syntax, Results, Coverage, Mutation, Canary, Image, Sample},
 }

@@ -10,40 +10,41 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/lang/support"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
-	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
 // where says where a piece is added (docs/maintainers.md has the steps).
-var where = map[string]string{
-	Tests:    "TestNames, TestDirs or TestPaths in pipeline/lang/table.go",
-	Syntax:   "a grammar file in pipeline/syntax and its line in grammarNames, pipeline/syntax/parser.go",
-	Results:  "a line in results.LanguageFormats, pipeline/sandbox/results/languages.go",
-	Coverage: "statement rules in pipeline/coverage/executable.go and an adapter in pipeline/coverage",
-	Mutation: "a Syntax entry in pipeline/mutation/operator.go",
-}
+var where = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range support.Pieces {
+		m[p.Name] = p.Where
+	}
+	return m
+}()
 
-// adapterRecipe names no adapter, so AdapterFor picks the language's
-// default; the coverage command and report satisfy adapters that need one.
-var adapterRecipe = recipe.Recipe{Coverage: recipe.Coverage{Command: "run {tests}", Report: "report.xml"}}
+// rows are the support matrix by language.
+var rows = func() map[string]support.Row {
+	m := map[string]support.Row{}
+	for _, r := range support.Matrix() {
+		m[r.Language] = r
+	}
+	return m
+}()
 
-// has reports whether language has piece, from the packages themselves.
+// has reports whether language has piece, from the support matrix, which
+// reads the packages themselves.
 func has(language, piece string) bool {
-	switch piece {
-	case Tests:
-		l := lang.ByName(language)
-		return l != nil && len(l.TestNames)+len(l.TestDirs)+len(l.TestPaths) > 0
-	case Syntax:
-		return syntax.Supported(language)
-	case Results:
-		return len(results.LanguageFormats[language]) > 0
-	case Coverage:
-		_, err := coverage.AdapterFor(adapterRecipe, language)
-		return coverage.SupportedLanguage(language) && err == nil
-	case Mutation:
-		return slices.Contains(mutation.OperatorLanguages(), language)
+	r, ok := rows[language]
+	if !ok {
+		return false
+	}
+	for _, p := range support.Pieces {
+		if p.Name == piece {
+			return p.Has(r)
+		}
 	}
 	return false
 }
@@ -130,7 +131,7 @@ func TestPiecesNameTableLanguages(t *testing.T) {
 	// Coverage has two halves, the executable lines and the adapter; a
 	// language with one and not the other has neither in effect.
 	for _, l := range tableNames() {
-		_, err := coverage.AdapterFor(adapterRecipe, l)
+		_, err := coverage.AdapterFor(recipe.Recipe{}, l)
 		if coverage.SupportedLanguage(l) != (err == nil) {
 			t.Errorf("%s: coverage.SupportedLanguage is %v but AdapterFor says %v", l, coverage.SupportedLanguage(l), err)
 		}
@@ -141,7 +142,7 @@ func TestPiecesNameTableLanguages(t *testing.T) {
 func TestCheck(t *testing.T) {
 	pieces := map[string][]string{
 		"Full": Pieces,
-		"Half": {Tests, Syntax, Results},
+		"Half": {Tests, Syntax, Results, Canary, Image, Sample},
 	}
 	fake := func(l, p string) bool { return slices.Contains(pieces[l], p) }
 	tests := []struct {
@@ -159,7 +160,7 @@ func TestCheck(t *testing.T) {
 			`Half is in the language table twice`,
 			`Lacks names "Cobol", which is not in the language table (pipeline/lang/table.go)`,
 			`Lacks["Half"] lists "mutation" twice`,
-			`Lacks["Half"] names "docs", not a piece (tests, syntax, results, coverage, mutation)`,
+			`Lacks["Half"] names "docs", not a piece (tests, syntax, results, coverage, mutation, canary, image, sample)`,
 		}},
 	}
 	for _, tt := range tests {

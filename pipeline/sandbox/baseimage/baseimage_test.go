@@ -1,36 +1,85 @@
 package baseimage
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestResolve(t *testing.T) {
 	none := func(string) string { return "" }
 	over := func(k string) string {
-		if k == EnvVar {
+		switch k {
+		case EnvVar:
 			return "my/base:dev"
+		case Java.EnvVar:
+			return "my/java:dev"
 		}
 		return ""
 	}
 	tests := []struct {
-		image  string
-		getenv func(string) string
-		want   string
+		image, language string
+		getenv          func(string) string
+		want            string
 	}{
-		{Name, none, ContentTag()},
-		{Name, over, "my/base:dev"},
-		{"golang:1.22-bookworm", over, "golang:1.22-bookworm"},
-		{Name + ":pinned", none, Name + ":pinned"},
+		{Name, "", none, ContentTag()},
+		{Name, "Go", none, ContentTag()},
+		{Name, "", over, "my/base:dev"},
+		{Name, "java", none, Java.ContentTag(nil)},
+		{Name, "Java", over, "my/java:dev"},
+		{"golang:1.22-bookworm", "Go", over, "golang:1.22-bookworm"},
+		{Name + ":pinned", "Java", none, Name + ":pinned"},
 	}
 	for _, tt := range tests {
-		if got := Resolve(tt.image, tt.getenv); got != tt.want {
-			t.Errorf("Resolve(%q) = %q, want %q", tt.image, got, tt.want)
+		if got := Resolve(tt.image, tt.language, tt.getenv); got != tt.want {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.image, tt.language, got, tt.want)
 		}
 	}
-	for img, want := range map[string]bool{ContentTag(): true, Name + ":other": true, "golang:1.22": false} {
-		if got := IsOffline(img, none); got != want {
-			t.Errorf("IsOffline(%q) = %v", img, got)
+	for img, want := range map[string]*Image{ContentTag(): Common, Name + ":other": Common, Java.ContentTag(nil): Java,
+		Name + ":java-bookworm-0123456789ab": Java, "golang:1.22": nil} {
+		if got := Offline(img, none); got != want {
+			t.Errorf("Offline(%q) = %v, want %v", img, got, want)
 		}
 	}
-	if !IsOffline("my/base:dev", over) {
-		t.Error("the overriding tag is the offline base")
+	if !IsOffline("my/base:dev", over) || !IsOffline("my/java:dev", over) {
+		t.Error("the overriding tags are offline images")
+	}
+}
+
+// TestTags: the tags hash what builds the images; a child's tag follows
+// its parent's.
+func TestTags(t *testing.T) {
+	if !strings.HasPrefix(ContentTag(), Name+":bookworm-") || len(ContentTag()) != len(Name+":bookworm-")+12 {
+		t.Errorf("common tag %q", ContentTag())
+	}
+	j := Java.ContentTag(nil)
+	if !strings.HasPrefix(j, Name+":java-bookworm-") || len(j) != len(Name+":java-bookworm-")+12 {
+		t.Errorf("java tag %q", j)
+	}
+	other := *Java
+	other.script = append([]byte("# changed\n"), Java.script...)
+	if other.ContentTag(nil) == j {
+		t.Error("a changed script keeps the tag")
+	}
+	if Java.ContentTag(func(k string) string {
+		if k == EnvVar {
+			return "my/base:dev"
+		}
+		return ""
+	}) == j {
+		t.Error("the Java tag does not follow its parent's")
+	}
+	for _, im := range Images {
+		if im.Parent != nil && ForLanguage(im.Languages[0]) != im {
+			t.Errorf("%s: ForLanguage(%q) does not find it", im.Key, im.Languages[0])
+		}
+		if ByKey(im.Key) != im {
+			t.Errorf("ByKey(%q)", im.Key)
+		}
+	}
+	if ForLanguage("Rust") != nil || ForLanguage("go") != Common {
+		t.Error("ForLanguage")
+	}
+	if Java.BuildCommand() != "lolbench env base --lang java" || Common.BuildCommand() != "lolbench env base" {
+		t.Error("BuildCommand")
 	}
 }

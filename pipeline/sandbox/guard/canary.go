@@ -45,6 +45,9 @@ type plantedCanary struct {
 var canaries = map[string]canaryKind{
 	"Go":     {testFile: func(n string) bool { return strings.HasSuffix(n, "_test.go") }, plant: goCanaries},
 	"Python": {testFile: pythonTestFile, plant: pythonCanary, fileSelected: true},
+	// Selected by file, a Java test class is run by its name
+	// (lolbench-maven-test turns the canary's file into -Dtest).
+	"Java": {testFile: javaTestFile, plant: javaCanaries, fileSelected: true},
 }
 
 // HasCanary reports whether a language has a canary.

@@ -13,7 +13,8 @@ import (
 
 // resetSections returns cur with the named sections as they are in base
 // (absent when base lacks them), the rest of cur untouched. name is the
-// file's path, which picks the syntax: go.mod's replace directives, TOML
+// file's path, which picks the syntax: go.mod's replace directives, a
+// pom.xml's test configuration (resetPOM, always whole), TOML
 // tables (a section "tool.pytest" is that table and its subtables), else
 // INI sections. When the section cannot be reset on its own (cur does not
 // parse, or its TOML reaches the table through dotted keys or inline
@@ -23,6 +24,8 @@ func resetSections(name string, cur, base []byte, sections []string) (out []byte
 	switch {
 	case path.Base(name) == "go.mod":
 		return resetGoModReplace(cur, base)
+	case path.Base(name) == "pom.xml":
+		return resetPOM(cur, base)
 	case strings.HasSuffix(name, ".toml"):
 		return resetTOML(cur, base, sections)
 	}

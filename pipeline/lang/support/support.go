@@ -1,0 +1,196 @@
+// Package support is the language support matrix (issue 22): per language
+// of the language table, what each stage can do with it, read from the
+// tables and registries of the packages that do it, never declared here
+// twice. `lolbench lang list` prints it and docs/languages.md is generated
+// from it (Markdown); test/languages checks that both match the code and
+// that the gaps are the declared ones. The only table of its own is
+// Samples, which names the bundled sample of each language.
+package support
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
+	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/syntax"
+	"github.com/lolbench/lolbench/pipeline/testaudit"
+)
+
+// Samples names, per language, the bundled samples under data/samples
+// whose reference solution scores Completed 100% (DESIGN.md,
+// "Languages"); test/languages checks that each exists and is in its
+// language.
+var Samples = map[string][]string{
+	"Go":     {"tinykv", "envfile"},
+	"Python": {"unitconv"},
+	"Java":   {"coinage"},
+}
+
+// Row is one language's support.
+type Row struct {
+	Language string `json:"language"`
+	// Scopes: tree-sitter scopes (pipeline/syntax), so the mapping rules,
+	// the scopes of a PR and the test audit can read its files.
+	Scopes bool `json:"scopes"`
+	// TestFiles are its test-file conventions (pipeline/lang): base-name
+	// globs, test folders and test paths.
+	TestFiles []string `json:"test_files"`
+	// Reset is its test configuration, reset before every graded run
+	// (lang.Language.TestConfig).
+	Reset []string `json:"reset"`
+	// Formats are the result formats its test tools write.
+	Formats []string `json:"result_formats"`
+	// Coverage is its default coverage adapter; PerTest and SingleTest
+	// what that adapter can do.
+	Coverage   string `json:"coverage,omitempty"`
+	PerTest    bool   `json:"per_test_coverage"`
+	SingleTest string `json:"single_test,omitempty"`
+	// Mutation are the syntax operators that mutate it; a language with
+	// operators also has stub reverts.
+	Mutation []string `json:"mutation_operators"`
+	// TestAudit: the deterministic audit of generated tests.
+	TestAudit bool `json:"test_audit"`
+	// Canary: the verifier plants canaries for it.
+	Canary bool `json:"canary"`
+	// BaseImage is the key of its offline base image (lolbench env base
+	// --lang), "" for none.
+	BaseImage string `json:"base_image,omitempty"`
+	// Samples are its bundled samples.
+	Samples []string `json:"samples"`
+}
+
+// Matrix returns one row per language of the table, in the table's order.
+func Matrix() []Row {
+	var out []Row
+	for _, l := range lang.Table {
+		r := Row{Language: l.Name, Scopes: syntax.Supported(l.Name), Reset: nonNil(l.TestConfig),
+			Formats: nonNil(results.LanguageFormats[l.Name]), Mutation: []string{},
+			TestAudit: testaudit.Lookup(l.Name) != nil, Canary: guard.HasCanary(l.Name), Samples: nonNil(Samples[l.Name])}
+		r.TestFiles = append(append(append([]string{}, l.TestNames...), suffix(l.TestDirs, "/")...), suffix(l.TestPaths, "/")...)
+		if a, err := coverage.AdapterFor(recipe.Recipe{}, l.Name); err == nil && coverage.SupportedLanguage(l.Name) {
+			s := a.Support()
+			r.Coverage, r.PerTest, r.SingleTest = a.Name(), s.PerTest, s.SingleTest
+		}
+		if slices.Contains(mutation.OperatorLanguages(), l.Name) {
+			for _, op := range mutation.Registry {
+				r.Mutation = append(r.Mutation, op.Name)
+			}
+		}
+		if im := baseimage.ForLanguage(l.Name); im != nil {
+			r.BaseImage = im.Key
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	return append([]string{}, s...)
+}
+
+func suffix(list []string, s string) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = x + s
+	}
+	return out
+}
+
+// Pieces are what a language needs for every stage, in the matrix's
+// column order, each with where it is added (docs/maintainers.md).
+var Pieces = []struct {
+	Name, Column, Where string
+	Has                 func(Row) bool
+}{
+	{"tests", "test files", "TestNames, TestDirs or TestPaths in pipeline/lang/table.go", func(r Row) bool { return len(r.TestFiles) > 0 }},
+	{"syntax", "scopes", "a grammar file in pipeline/syntax and its line in grammarNames, pipeline/syntax/parser.go", func(r Row) bool { return r.Scopes }},
+	{"results", "result formats", "a line in results.LanguageFormats, pipeline/sandbox/results/languages.go", func(r Row) bool { return len(r.Formats) > 0 }},
+	{"coverage", "per-test coverage", "statement rules in pipeline/coverage/executable.go and an adapter in pipeline/coverage", func(r Row) bool { return r.Coverage != "" }},
+	{"mutation", "mutation operators", "a Syntax entry in pipeline/mutation/operator.go", func(r Row) bool { return len(r.Mutation) > 0 }},
+	{"canary", "canary", "a canary kind in pipeline/sandbox/guard/canary.go", func(r Row) bool { return r.Canary }},
+	{"image", "base image", "an Image in pipeline/sandbox/baseimage (a build script with its packages and tools)", func(r Row) bool { return r.BaseImage != "" }},
+	{"sample", "sample", "a sample under data/samples and its line in Samples, pipeline/lang/support", func(r Row) bool { return len(r.Samples) > 0 }},
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "-"
+}
+
+func list(s []string) string {
+	if len(s) == 0 {
+		return "-"
+	}
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = "`" + strings.ReplaceAll(x, "|", `\|`) + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// Markdown is docs/languages.md.
+func Markdown() string {
+	rows := Matrix()
+	var b strings.Builder
+	b.WriteString("# Languages\n\n<!-- Generated by `lolbench lang doc` (make docs) from the tables in code; do not edit. -->\n\n")
+	b.WriteString("What lolbench can do with each language of its language table, stage by stage. Every column is read\n")
+	b.WriteString("from the package that does the work (pipeline/lang/support); `lolbench lang list` prints the same\n")
+	b.WriteString("matrix, and `--json` gives it to scripts. test/languages checks that this page matches the code and that\n")
+	b.WriteString("every gap is a declared one.\n\n")
+	b.WriteString("| Language | Scopes | Test files | Reset rules | Result formats | Single test | Per-test coverage | Mutation | Test audit | Canary | Base image | Sample |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		cov := "-"
+		if r.Coverage != "" {
+			cov = r.Coverage
+			if !r.PerTest {
+				cov += " (per suite)"
+			}
+		}
+		mut := "-"
+		if len(r.Mutation) > 0 {
+			mut = fmt.Sprintf("%d operators, stub revert", len(r.Mutation))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Language, yes(r.Scopes), list(r.TestFiles),
+			list(r.Reset), list(r.Formats), orDash(r.SingleTest), cov, mut, yes(r.TestAudit), yes(r.Canary), orDash(r.BaseImage), list(r.Samples))
+	}
+	b.WriteString("\nMutation operators: ")
+	var ops []string
+	for _, op := range mutation.Registry {
+		ops = append(ops, "`"+op.Name+"`")
+	}
+	b.WriteString(strings.Join(ops, ", ") + ".\n\n## Base images\n\n")
+	b.WriteString("`lolbench env base --lang KEY` builds an image from Debian's packages, offline; a recipe names it as\n")
+	b.WriteString("`image: " + baseimage.Name + "` and picks it by its `language:` (docs/projects.md, \"The offline base image\").\n\n")
+	b.WriteString("| Key | Languages | Built on | Holds | Tag variable |\n|---|---|---|---|---|\n")
+	for _, im := range baseimage.Images {
+		parent := "debootstrap"
+		if im.Parent != nil {
+			parent = "`" + im.Parent.Key + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | `%s` |\n", im.Key, strings.Join(im.Languages, ", "), parent, im.Toolchain, im.EnvVar)
+	}
+	b.WriteString("\n## What adding a language takes\n\nEach piece is one entry in one place; a language without a piece says so in\n")
+	b.WriteString("test/languages/lacks.go, and the test fails both when a piece is missing without being declared and\nwhen a declared gap has been filled (docs/maintainers.md has the steps).\n\n")
+	b.WriteString("| Piece | Column | Where |\n|---|---|---|\n")
+	for _, p := range Pieces {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, p.Column, p.Where)
+	}
+	return b.String()
+}

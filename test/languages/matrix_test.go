@@ -1,0 +1,108 @@
+package languages
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/lang/support"
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/recipe"
+)
+
+var root = func() string { r, _ := filepath.Abs("../.."); return r }()
+
+// TestLanguagesDocIsCurrent fails when docs/languages.md no longer matches
+// the support matrix the code gives.
+func TestLanguagesDocIsCurrent(t *testing.T) {
+	got, err := os.ReadFile(filepath.Join(root, "docs", "languages.md"))
+	if err != nil {
+		t.Fatalf("read docs/languages.md: %v (generate it with `make docs`)", err)
+	}
+	if string(got) != support.Markdown() {
+		t.Fatal("docs/languages.md is stale: run `make docs` (lolbench lang doc > docs/languages.md)")
+	}
+}
+
+// TestMatrix pins the rows of the three languages that run end to end,
+// column by column, so that a capability lost in a package shows here.
+func TestMatrix(t *testing.T) {
+	ops := []string{"negate-condition", "flip-comparison", "int-constant", "return-zero", "delete-call", "swap-if-else"}
+	want := map[string]support.Row{
+		"Go": {Language: "Go", Scopes: true, TestFiles: []string{"*_test.go"}, Reset: []string{"go.work", "go.work.sum", "go.mod[replace]"},
+			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^(TestA|TestB)$' per package",
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"}},
+		"Java": {Language: "Java", Scopes: true, TestFiles: []string{"*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "src/test/", "src/testFixtures/", "src/integrationTest/"},
+			Reset:   []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]", ".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
+			Formats: []string{"junit"}, Coverage: "jacoco", PerTest: true, SingleTest: "Surefire -Dtest=Class#method,Class$Nested#method",
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "java", Samples: []string{"coinage"}},
+		"Rust": {Language: "Rust", Scopes: true, TestFiles: []string{"*_test.rs", "tests.rs", "tests/"}, Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml"},
+			Formats: []string{"cargo", "junit"}, Mutation: []string{}, Samples: []string{}},
+	}
+	for name, w := range want {
+		if got := rows[name]; !slicesEqualRow(got, w) {
+			t.Errorf("%s:\n got %+v\nwant %+v", name, got, w)
+		}
+	}
+}
+
+func slicesEqualRow(a, b support.Row) bool {
+	eq := func(x, y []string) bool { return slices.Equal(x, y) }
+	return a.Language == b.Language && a.Scopes == b.Scopes && eq(a.TestFiles, b.TestFiles) && eq(a.Reset, b.Reset) &&
+		eq(a.Formats, b.Formats) && a.Coverage == b.Coverage && a.PerTest == b.PerTest && a.SingleTest == b.SingleTest &&
+		eq(a.Mutation, b.Mutation) && a.TestAudit == b.TestAudit && a.Canary == b.Canary && a.BaseImage == b.BaseImage && eq(a.Samples, b.Samples)
+}
+
+// TestSamples: every sample the matrix names exists, builds its
+// repository with make-repo.sh, has a recipe, a mapping and an EP, and
+// changes source files of its language.
+func TestSamples(t *testing.T) {
+	for language, names := range support.Samples {
+		if lang.ByName(language) == nil {
+			t.Errorf("support.Samples names %q, not a language of the table", language)
+		}
+		for _, name := range names {
+			dir := filepath.Join(root, "data", "samples", name)
+			for _, f := range []string{"make-repo.sh", "recipe.yaml", "mapping.md", "ep.md", "README.md"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Errorf("sample %s (%s): %v", name, language, err)
+				}
+			}
+			r, err := recipe.Load(filepath.Join(dir, "recipe.yaml"))
+			if err != nil {
+				t.Errorf("sample %s: %v", name, err)
+			} else if r.Language != "" && lang.ByName(r.Language).Name != language {
+				t.Errorf("sample %s: its recipe says language %q, the matrix %s", name, r.Language, language)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "mapping.md"))
+			if err != nil {
+				continue
+			}
+			m, err := mapping.Parse(data)
+			if err != nil {
+				t.Errorf("sample %s: mapping.md: %v", name, err)
+				continue
+			}
+			n := 0
+			for _, row := range m.PFS.Rows {
+				if l := lang.ForPath(row.Path); row.Category == string(lang.Source) && l != nil && l.Name == language {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("sample %s: its PR changes no %s source file (mapping.md's PR File Summary)", name, language)
+			}
+			impl := 0
+			for _, row := range m.SCS.Rows {
+				if row.Implementable == "yes" {
+					impl++
+				}
+			}
+			if impl == 0 {
+				t.Errorf("sample %s: no implementable section", name)
+			}
+		}
+	}
+}
