@@ -93,11 +93,11 @@ c-3        -            new                   -
 d-4        mutate       passed                1/2       augment skipped: no LLM endpoint configured; set LOLBENCH_LLM_BASE_URL (and LOLBENCH_LLM_MODEL, LOLBENCH_LLM_API_KEY if the endpoint needs one); untested sections it would target first: 2
 
 a-1: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
-  2: no FAIL_TO_PASS test fails on its revert (revert-2)
+  2: no FAIL_TO_PASS test fails on its revert (revert-2) and no mapping row names a FAIL_TO_PASS test for it
   next: run lolbench mutate a-1: its kill matrix is the first evidence of which sections each test asserts
 
 d-4: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
-  2: no FAIL_TO_PASS test fails on its revert (revert-2)
+  2: no FAIL_TO_PASS test fails on its revert (revert-2) and no mapping row names a FAIL_TO_PASS test for it
   next: augment writes tests for untested sections first, but needs an LLM endpoint: set LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL, then run lolbench augment d-4
 `
 	if code != 0 || out != want {
@@ -109,7 +109,7 @@ d-4: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
 		t.Fatalf("status --json: code %d, %v\n%s", code, err, out)
 	}
 	if got := rows[3].Sections; got == nil || got.Reference != "1/2" || got.Stage != "mutate" ||
-		!reflect.DeepEqual(got.Untested, []untestedStatus{{ID: "2", Why: "no FAIL_TO_PASS test fails on its revert (revert-2)"}}) {
+		!reflect.DeepEqual(got.Untested, []untestedStatus{{ID: "2", Why: "no FAIL_TO_PASS test fails on its revert (revert-2) and no mapping row names a FAIL_TO_PASS test for it"}}) {
 		t.Errorf("status --json sections %+v", got)
 	}
 	if _, errOut, code := runCLI(t, "status", "--workspace", filepath.Join(ws.Root, "nope")); code != 2 || !strings.Contains(errOut, "does not exist") {

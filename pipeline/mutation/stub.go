@@ -323,7 +323,7 @@ func importName(is *ast.ImportSpec) string {
 // plain revert it replaces, and retry says why that one was dropped.
 func StubCandidate(r StubRevert, id, retry string) Candidate {
 	sec := r.Section
-	m := &Mutant{ID: id, Method: MappedRevert, Variant: "stubs", Section: sec.ID, SectionTitle: sec.Title,
+	m := &Mutant{ID: id, Method: MappedRevert, Variant: StubVariant, Section: sec.ID, SectionTitle: sec.Title,
 		Requirement: sec.Requirement, Status: Pending, Retry: retry}
 	m.Reference = fmt.Sprintf("the reference solution implements section %s (%s): %s", sec.ID, sec.Title, orDash(sec.Requirement))
 	list := func(names []string) string {
@@ -338,3 +338,8 @@ func StubCandidate(r StubRevert, id, retry string) Candidate {
 	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions raise or panic, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
 	return Candidate{Mutant: m, Edit: r.Edit}
 }
+
+// StubVariant marks a stub revert (Mutant.Variant): it leaves the section's
+// module- and class-level lines in place, so a test that survives it may
+// still assert the section.
+const StubVariant = "stubs"

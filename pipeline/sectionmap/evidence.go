@@ -18,9 +18,12 @@ func (in *Input) AddMutants(set *mutation.Set, cov *coverage.Result, owners *mut
 		for _, mu := range set.Mutants {
 			if (mu.Method == mutation.SectionRevert || mu.Method == mutation.MappedRevert) && mu.Section != "" && mu.PassedP2P() && set.Matrix.Row(mu.ID) != nil {
 				if in.Reverts == nil {
-					in.Reverts = map[string]string{}
+					in.Reverts, in.Partial = map[string]string{}, map[string]bool{}
 				}
 				in.Reverts[mu.ID] = mu.Section
+				if mu.Variant == mutation.StubVariant {
+					in.Partial[mu.ID] = true
+				}
 			}
 		}
 		if len(in.Reverts) > 0 {

@@ -11,21 +11,23 @@
 //
 //  1. kill: T fails on a revert of S (the mapped-section revert, its stub
 //     retry, or an LLM section revert) while it passes on the reference
-//     solution, as every F2P test does. Killing S's revert is sufficient,
-//     and when T was run against S's revert, surviving it is decisive.
+//     solution, as every F2P test does. Killing S's revert is sufficient.
+//     Surviving a revert that takes all of S away is decisive the other
+//     way; surviving a stub revert is not, since a stub keeps S's module-
+//     and class-level lines (tables, fields, constants).
 //  2. reach: T runs lines S owns, where per-test coverage can see them.
 //     Lines that run at import or class-definition time (coverage's setup
 //     lines, a TypedDict body, module tables) are run by no test, so they
-//     are left out of the check; a section whose owned lines are all such
-//     lines has no coverage evidence.
+//     are left out of the check.
 //  3. rows: the mapping's rows, as a fallback only: the blocks whose rows
 //     name T by file, class and function, and when none does, the sections
 //     of T's file in the PR File Summary.
 //
-// Each section takes the strongest evidence that can see it, so coverage
-// narrows the rows' guess but never vetoes a kill. A test may belong to
-// several sections. A section no F2P test asserts is untested: a defect of
-// the task, which the build, status, the report and the export list.
+// Coverage narrows but never vetoes: a test that does not reach S's
+// visible lines loses only the file row's guess of S, not a kill and not
+// a row that names it. A test may belong to several sections. A section
+// no F2P test asserts is untested: a defect of the task, which the build,
+// status, the report and the export list.
 package sectionmap
 
 import (
@@ -66,8 +68,10 @@ type Input struct {
 	// Rows says what the mapping's rows name, per test.
 	Rows map[string]Rows
 	// Reverts maps each revert mutant that passed the P2P tests to the
-	// section it reverts.
+	// section it reverts; Partial marks those that leave part of the
+	// section in place (stub reverts), whose survival proves nothing.
 	Reverts map[string]string
+	Partial map[string]bool
 	// Judged are the tests whose outcome on every revert mutant is known
 	// (the kill matrix's columns, the added tests run on every mutant);
 	// Kills maps a test to the mutants it kills.
@@ -154,8 +158,12 @@ func Compute(stage string, in Input) *Map {
 		m.Sources = append(m.Sources, SourceCoverage)
 	}
 	reverts := map[string][]string{} // section -> its revert mutants
+	whole := map[string]bool{}       // sections with a revert that takes all of them away
 	for mu, s := range in.Reverts {
 		reverts[s] = append(reverts[s], mu)
+		if !in.Partial[mu] {
+			whole[s] = true
+		}
 	}
 	for _, list := range reverts {
 		sort.Strings(list)
@@ -171,23 +179,24 @@ func Compute(stage string, in Input) *Map {
 		cov, hasCov := in.Covered[t]
 		for _, s := range in.Sections {
 			ev := ""
+			visible := hasCov && in.Owned[s.ID].Count() > 0
+			block, named := rows.Named[s.ID]
+			for _, mu := range reverts[s.ID] {
+				if in.Judged[t] && killed[mu] {
+					ev = "killed " + mu
+					break
+				}
+			}
 			switch {
-			case len(reverts[s.ID]) > 0 && in.Judged[t]:
-				for _, mu := range reverts[s.ID] {
-					if killed[mu] {
-						ev = "killed " + mu
-						break
-					}
-				}
-			case hasCov && in.Owned[s.ID].Count() > 0:
-				if n := cov.Intersect(in.Owned[s.ID]).Count(); n > 0 {
-					ev = fmt.Sprintf("reached %s's lines (%d %s)", s.ID, n, plural(n, "line"))
-				}
-			case len(rows.Named) > 0:
-				if b, ok := rows.Named[s.ID]; ok {
-					ev = fmt.Sprintf("row of block %d", b)
-				}
-			case slices.Contains(rows.File, s.ID):
+			case ev != "":
+			case in.Judged[t] && whole[s.ID]:
+				// It survives the whole section's removal.
+			case visible && cov.Intersect(in.Owned[s.ID]).Count() > 0:
+				n := cov.Intersect(in.Owned[s.ID]).Count()
+				ev = fmt.Sprintf("reached %s's lines (%d %s)", s.ID, n, plural(n, "line"))
+			case named:
+				ev = fmt.Sprintf("row of block %d", block)
+			case len(rows.Named) == 0 && !visible && slices.Contains(rows.File, s.ID):
 				ev = "file row of " + rows.FilePath
 			}
 			if ev != "" {
@@ -216,18 +225,21 @@ func Compute(stage string, in Input) *Map {
 	return m
 }
 
-// untestedWhy says why no test asserts a section, by the strongest
-// evidence that could have seen it.
+// untestedWhy says why no test asserts a section: the evidence that was
+// looked for and not found.
 func untestedWhy(in Input, id string, reverts []string) string {
-	switch {
-	case len(reverts) > 0 && len(in.Judged) > 0:
-		return fmt.Sprintf("no FAIL_TO_PASS test fails on its revert (%s)", strings.Join(reverts, ", "))
-	case len(in.Covered) > 0 && in.Owned[id].Count() > 0:
-		return "no FAIL_TO_PASS test runs the lines it owns"
-	case len(in.Covered) > 0 || len(in.Judged) > 0:
-		return "no revert of it was scored, no test can be seen to run its lines, and no mapping row names a FAIL_TO_PASS test for it"
+	var why []string
+	if len(reverts) > 0 && len(in.Judged) > 0 {
+		why = append(why, fmt.Sprintf("no FAIL_TO_PASS test fails on its revert (%s)", strings.Join(reverts, ", ")))
 	}
-	return "no mapping row names a FAIL_TO_PASS test for it, nor its test file's PR File Summary row"
+	if len(in.Covered) > 0 && in.Owned[id].Count() > 0 {
+		why = append(why, "no FAIL_TO_PASS test runs the lines it owns")
+	}
+	if len(why) == 0 {
+		return "no mapping row names a FAIL_TO_PASS test for it, nor its test file's PR File Summary row"
+	}
+	why = append(why, "no mapping row names a FAIL_TO_PASS test for it")
+	return strings.Join(why[:len(why)-1], ", ") + " and " + why[len(why)-1]
 }
 
 func plural(n int, word string) string {

@@ -21,28 +21,38 @@ import (
 )
 
 // TestComputeOrder: each section takes the strongest evidence that can see
-// it. A has a revert mutant (kills decide, and decide both ways), B owns
-// lines coverage sees (reach decides), C owns only setup lines and has no
-// revert (the rows decide), D's revert survives every test (untested).
+// it. A has a whole revert and a stub revert (a kill of either decides; a
+// survivor of the whole one is out, whatever the rows say); B owns lines
+// coverage sees (reach decides for the file row's guess, never against a
+// row that names the test); C owns only setup lines and has no revert (the
+// rows decide); D's revert survives every test (untested); E has only a
+// stub revert, whose survivors may still assert it.
 func TestComputeOrder(t *testing.T) {
 	in := sectionmap.Input{
-		Tests: []string{"t1", "t2", "t3", "t4", "t5"},
+		Tests: []string{"t1", "t2", "t3", "t4", "t5", "t6"},
 		Sections: []mapping.TaskSection{{ID: "A", Title: "Alpha"}, {ID: "B", Title: "Beta"},
-			{ID: "C", Title: "Gamma"}, {ID: "D", Title: "Delta"}},
+			{ID: "C", Title: "Gamma"}, {ID: "D", Title: "Delta"}, {ID: "E", Title: "Epsilon"}},
 		Rows: map[string]sectionmap.Rows{
-			// Named under A, but it survives A's revert: not A.
+			// Named under A, but it survives A's whole revert: not A.
 			"t2": {Named: map[string]int{"A": 1}, File: []string{"A", "C"}, FilePath: "x_test"},
 			"t3": {Named: map[string]int{"C": 3}, File: []string{"A", "C"}, FilePath: "x_test"},
-			"t4": {File: []string{"A", "C"}, FilePath: "x_test"},
+			// No row names it: its file's sections, less B, which coverage
+			// sees and it does not reach.
+			"t4": {File: []string{"A", "B", "C"}, FilePath: "x_test"},
+			// Named under B and E: it reaches none of B's lines and
+			// survives E's stub revert, and the rows still hold.
+			"t6": {Named: map[string]int{"B": 2, "E": 5}, File: []string{"B", "E"}, FilePath: "y_test"},
 		},
-		Reverts: map[string]string{"revert-a": "A", "revert-a-stub": "A", "revert-d": "D"},
-		Judged:  map[string]bool{"t1": true, "t2": true, "t4": true, "t5": true},
-		Kills:   map[string][]string{"t1": {"revert-a-stub", "op-1"}, "t4": {"revert-a"}},
+		Reverts: map[string]string{"revert-a": "A", "revert-a-stub": "A", "revert-d": "D", "revert-e-stub": "E"},
+		Partial: map[string]bool{"revert-a-stub": true, "revert-e-stub": true},
+		Judged:  map[string]bool{"t1": true, "t2": true, "t4": true, "t5": true, "t6": true},
+		Kills:   map[string][]string{"t1": {"revert-a-stub", "op-1"}, "t4": {"revert-a"}, "t5": {"revert-e-stub"}},
 		Covered: map[string]coverage.Lines{
 			"t1": {"b.py": {3, 4}},
 			"t2": {},
 			"t4": {"b.py": {9}},
 			"t5": {"b.py": {4}},
+			"t6": {"b.py": {9}},
 		},
 		Owned: map[string]coverage.Lines{"B": {"b.py": {3, 4}}},
 	}
@@ -57,29 +67,31 @@ func TestComputeOrder(t *testing.T) {
 			// every section, and they name C alone.
 			{Test: "t3", Sections: []string{"C"}, Evidence: []string{"row of block 3"}},
 			{Test: "t4", Sections: []string{"A", "C"}, Evidence: []string{"killed revert-a", "file row of x_test"}},
-			{Test: "t5", Sections: []string{"B"}, Evidence: []string{"reached B's lines (1 line)"}},
+			{Test: "t5", Sections: []string{"B", "E"}, Evidence: []string{"reached B's lines (1 line)", "killed revert-e-stub"}},
+			{Test: "t6", Sections: []string{"B", "E"}, Evidence: []string{"row of block 2", "row of block 5"}},
 		},
 		Sections: []sectionmap.Section{
 			{ID: "A", Title: "Alpha", Tests: []string{"t1", "t4"}},
-			{ID: "B", Title: "Beta", Tests: []string{"t1", "t5"}},
+			{ID: "B", Title: "Beta", Tests: []string{"t1", "t5", "t6"}},
 			{ID: "C", Title: "Gamma", Tests: []string{"t3", "t4"}},
-			{ID: "D", Title: "Delta", Tests: []string{}, Untested: "no FAIL_TO_PASS test fails on its revert (revert-d)"},
+			{ID: "D", Title: "Delta", Tests: []string{}, Untested: "no FAIL_TO_PASS test fails on its revert (revert-d) and no mapping row names a FAIL_TO_PASS test for it"},
+			{ID: "E", Title: "Epsilon", Tests: []string{"t5", "t6"}},
 		},
 		Untested:  []string{"D"},
 		Broad:     []string{"t2"},
-		Reference: sectionmap.Figures{Completed: 3, Total: 4},
+		Reference: sectionmap.Figures{Completed: 4, Total: 5},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("map:\n got %+v\nwant %+v", got, want)
 	}
-	if got.Ready() || got.NotReady() != "the reference solution completes 3/4 sections: untested D" {
+	if got.Ready() || got.NotReady() != "the reference solution completes 4/5 sections: untested D" {
 		t.Errorf("ready %v, %q", got.Ready(), got.NotReady())
 	}
-	wantF2P := map[string][]string{"t1": {"A", "B"}, "t3": {"C"}, "t4": {"A", "C"}, "t5": {"B"}}
+	wantF2P := map[string][]string{"t1": {"A", "B"}, "t3": {"C"}, "t4": {"A", "C"}, "t5": {"B", "E"}, "t6": {"B", "E"}}
 	if f := got.F2PSections(); !reflect.DeepEqual(f, wantF2P) {
 		t.Errorf("F2PSections %v", f)
 	}
-	if s := got.Summary(); s != "4 task sections, the reference solution completes 3/4; untested: D (no FAIL_TO_PASS test fails on its revert (revert-d))" {
+	if s := got.Summary(); s != "5 task sections, the reference solution completes 4/5; untested: D (no FAIL_TO_PASS test fails on its revert (revert-d) and no mapping row names a FAIL_TO_PASS test for it)" {
 		t.Errorf("summary %q", s)
 	}
 }
@@ -283,7 +295,7 @@ func TestLicensingKills(t *testing.T) {
 	if !reflect.DeepEqual(got.Tests, wantTests) {
 		t.Errorf("tests:\n got %+v\nwant %+v", got.Tests, wantTests)
 	}
-	if !reflect.DeepEqual(got.Untested, []string{"3"}) || got.Sections[4].Untested != "no FAIL_TO_PASS test fails on its revert (revert-3)" {
+	if !reflect.DeepEqual(got.Untested, []string{"3"}) || got.Sections[4].Untested != "no FAIL_TO_PASS test fails on its revert (revert-3), no FAIL_TO_PASS test runs the lines it owns and no mapping row names a FAIL_TO_PASS test for it" {
 		t.Errorf("untested %v: %q", got.Untested, got.Sections[4].Untested)
 	}
 
@@ -292,7 +304,7 @@ func TestLicensingKills(t *testing.T) {
 	set := &mutation.Set{Mutants: l.set.Mutants[:4], Matrix: l.set.Matrix}
 	in = l.input(t)
 	in.AddMutants(set, l.cov, l.owners)
-	if got := sectionmap.Compute("mutate", in); got.Sections[4].Untested != "no FAIL_TO_PASS test runs the lines it owns" {
+	if got := sectionmap.Compute("mutate", in); got.Sections[4].Untested != "no FAIL_TO_PASS test runs the lines it owns and no mapping row names a FAIL_TO_PASS test for it" {
 		t.Errorf("why without a revert: %q", got.Sections[4].Untested)
 	}
 

@@ -46,7 +46,8 @@ func TestMapInput(t *testing.T) {
 	if !reflect.DeepEqual(m.Tests, want) || !reflect.DeepEqual(m.Untested, []string{"1.2.2", "1.2.3"}) {
 		t.Errorf("map %+v untested %v", m.Tests, m.Untested)
 	}
-	if m.Sections[1].Untested != "no FAIL_TO_PASS test fails on its revert (revert-1.2.2)" || m.Sections[2].Untested != "no FAIL_TO_PASS test runs the lines it owns" {
+	if m.Sections[1].Untested != "no FAIL_TO_PASS test fails on its revert (revert-1.2.2), no FAIL_TO_PASS test runs the lines it owns and no mapping row names a FAIL_TO_PASS test for it" ||
+		m.Sections[2].Untested != "no FAIL_TO_PASS test runs the lines it owns and no mapping row names a FAIL_TO_PASS test for it" {
 		t.Errorf("why: %q, %q", m.Sections[1].Untested, m.Sections[2].Untested)
 	}
 

@@ -387,7 +387,7 @@ func TestEnhancementHook(t *testing.T) {
 		`<p>The reference solution completes <b>1/3</b> task sections; 1/2 under the map build wrote before.</p>`,
 		`<p class="note failed">Not ready: 2 untested sections (no FAIL_TO_PASS test asserts them, so even the reference solution does not complete them).`,
 		`<tr><td><code>TestLookup</code></td><td><a href="#sec-2.2">2.2</a></td><td>killed revert-2.2</td></tr>`,
-		`<tr><td><a href="#sec-4">4</a> Four</td><td class="num">0</td><td>no revert of it was scored, no test can be seen to run its lines, and no mapping row names a FAIL_TO_PASS test for it</td></tr>`,
+		`<tr><td><a href="#sec-4">4</a> Four</td><td class="num">0</td><td>no mapping row names a FAIL_TO_PASS test for it, nor its test file&#39;s PR File Summary row</td></tr>`,
 		`Possibly overly broad (no section): 1 test: <code>TestGreetInFallsBack</code>`,
 	)
 	// A damaged file is reported on the page; the report still works.
