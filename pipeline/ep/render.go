@@ -320,9 +320,9 @@ func escapeLineStart(l string) string {
 // span its text starts with and the last one, so that text built apart
 // (an element's content) merges too when it is appended.
 type inlineMD struct {
-	b        []byte
-	head     *codeRun // the code span at offset 0, if the text starts with one
-	last     *codeRun // the last code span written
+	b    []byte
+	head *codeRun // the code span at offset 0, if the text starts with one
+	last *codeRun // the last code span written
 }
 
 // codeRun is one code span: its bytes b[start:end] and its text.
