@@ -140,9 +140,9 @@ func TestParseErrors(t *testing.T) {
 		}, "\n")},
 		{"eps problems", "projects:\n  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps:\n      kind: svn\n      glob: \"../*\"\n      format: docx\n      name: PEP\n      width: 13\n    links:\n      search:\n        patterns: [\"PEP\", '\"{n}\"']\n",
 			strings.Join([]string{
-				`p.yaml:7: projects[0].eps.kind: "svn": want one of git, github-issues, local`,
+				`p.yaml:7: projects[0].eps.kind: "svn": want one of git, github-issues, local, web`,
 				`p.yaml:8: projects[0].eps.glob: "../*": empty, '.' and '..' segments are not allowed`,
-				`p.yaml:9: projects[0].eps.format: "docx": want one of pep-rst, kep-yaml, rust-rfc, markdown (or leave it out to choose by extension)`,
+				`p.yaml:9: projects[0].eps.format: "docx": want one of pep-rst, rst, kep-yaml, rust-rfc, markdown, html, dokuwiki (or leave it out to choose by extension)`,
 				`p.yaml:10: projects[0].eps.name: "PEP" must hold {n} exactly once`,
 				"p.yaml:11: projects[0].eps.width: must be between 0 and 12, got 13",
 				`p.yaml:14: projects[0].links.search.patterns[0]: "PEP" must hold {n} exactly once`,
