@@ -55,9 +55,9 @@ var dwLiterals = []dwLit{
 type dwRenderer struct {
 	w     *mdWriter
 	meta  map[string]string
-	para  []string // inline Markdown of the open paragraph's lines
-	items int      // open list items
-	quote int      // open block quotes
+	para  strings.Builder // inline Markdown of the open paragraph, "\n" between its lines
+	items int             // open list items
+	quote int             // open block quotes
 	table [][]string
 	pre   []string // open preformatted lines
 	heads int      // headings so far
@@ -72,13 +72,19 @@ func renderDokuWiki(src []byte) (*mdWriter, map[string]string, error) {
 		if i == 0 {
 			line = strings.TrimPrefix(line, "\ufeff")
 		}
-		line = dwMacro.ReplaceAllString(line, "")
-		if dwHeading.MatchString(line) {
+		if strings.Contains(line, "~~") {
+			line = dwMacro.ReplaceAllString(line, "")
+		}
+		if isDWHeading(line) {
 			r.line(line) // a heading line is a heading, whatever it holds
 			continue
 		}
 		// A literal block that opens on this line and does not close on
 		// it runs to the line that closes it.
+		if !strings.ContainsAny(line, "<%") {
+			r.line(line)
+			continue
+		}
 		if lit, before, tag, rest, ok := dwOpenBlock(line); ok {
 			end := i
 			var body []string
@@ -116,6 +122,12 @@ func renderDokuWiki(src []byte) (*mdWriter, map[string]string, error) {
 	return r.w, r.meta, nil
 }
 
+// isDWHeading reports whether a line is a heading; the pattern runs only
+// on lines that start with "==".
+func isDWHeading(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " \t"), "==") && dwHeading.MatchString(line)
+}
+
 // dwLit is a literal tag: where it opens and closes, and whether its
 // content is code.
 type dwLit struct {
@@ -127,7 +139,7 @@ type dwLit struct {
 // the line that is not closed on it: the text before it and the text
 // after the opening tag.
 func dwOpenBlock(line string) (lit dwLit, before, tag, rest string, ok bool) {
-	f := &finder{s: line, last: map[string][2]int{}}
+	f := &finder{s: line}
 	for pos := 0; pos < len(line); {
 		best, at := -1, len(line)
 		for k, l := range dwLiterals {
@@ -167,7 +179,10 @@ func (r *dwRenderer) literal(code bool, tag, body string) {
 		return
 	}
 	for _, l := range strings.Split(body, "\n") {
-		r.para = append(r.para, escapeText(l, false))
+		if r.para.Len() > 0 {
+			r.para.WriteString("\n")
+		}
+		r.para.WriteString(escapeText(l, false))
 	}
 }
 
@@ -191,7 +206,7 @@ func (r *dwRenderer) line(line string) {
 	switch {
 	case trimmed == "":
 		r.endBlocks()
-	case dwHeading.MatchString(line):
+	case isDWHeading(line):
 		r.endBlocks()
 		m := dwHeading.FindStringSubmatch(line)
 		title := strings.TrimSpace(m[2])
@@ -201,7 +216,7 @@ func (r *dwRenderer) line(line string) {
 			r.meta[MetaTitle] = cleanTitle(dwRFCPrefix.ReplaceAllString(cleanTitle(title), ""))
 		}
 		r.w.heading(level, escapeText(title, true), title)
-	case dwRule.MatchString(line):
+	case strings.HasPrefix(trimmed, "----") && dwRule.MatchString(line):
 		r.endBlocks()
 		r.w.rule()
 	case strings.HasPrefix(trimmed, "^") || strings.HasPrefix(trimmed, "|"):
@@ -209,7 +224,7 @@ func (r *dwRenderer) line(line string) {
 		r.endPre()
 		r.endList()
 		r.table = append(r.table, dwCells(trimmed))
-	case dwListItem.MatchString(line):
+	case (line[0] == ' ' || line[0] == '\t') && dwListItem.MatchString(line):
 		r.endParagraph()
 		r.endTable()
 		r.endPre()
@@ -220,7 +235,7 @@ func (r *dwRenderer) line(line string) {
 		r.endTable()
 		r.endList()
 		r.pre = append(r.pre, strings.TrimPrefix(strings.TrimPrefix(line, "\t"), "  "))
-	case dwQuote.MatchString(line):
+	case line[0] == '>':
 		m := dwQuote.FindStringSubmatch(line)
 		r.endTable()
 		r.endPre()
@@ -250,11 +265,10 @@ func (r *dwRenderer) line(line string) {
 // a line within it.
 func (r *dwRenderer) textLine(line string) {
 	md, _ := dwInline(strings.TrimSpace(line))
-	if len(r.para) == 0 {
-		r.para = append(r.para, md)
-		return
+	if r.para.Len() > 0 {
+		r.para.WriteString(" ")
 	}
-	r.para[len(r.para)-1] += " " + md
+	r.para.WriteString(md)
 }
 
 // listItem opens an item at a depth (1 is the outermost list), closing
@@ -350,10 +364,10 @@ func dwCells(row string) []string {
 }
 
 func (r *dwRenderer) endParagraph() {
-	if len(r.para) > 0 {
-		r.w.paragraph(strings.Join(r.para, "\n"))
+	if r.para.Len() > 0 {
+		r.w.paragraph(r.para.String())
 	}
-	r.para = nil
+	r.para.Reset()
 }
 
 func (r *dwRenderer) endTable() {
@@ -425,6 +439,9 @@ type finder struct {
 }
 
 func (f *finder) next(t string, i int) int {
+	if f.last == nil {
+		f.last = map[string][2]int{}
+	}
 	if c, ok := f.last[t]; ok && c[0] <= i && (c[1] < 0 || c[1] >= i) {
 		return c[1]
 	}
@@ -437,7 +454,7 @@ func (f *finder) next(t string, i int) int {
 }
 
 func dwInlineInto(m *inlineMD, p *strings.Builder, s string, depth int) {
-	f := &finder{s: s, last: map[string][2]int{}}
+	f := &finder{s: s}
 	var run strings.Builder // plain text not yet escaped, so that escapeText sees words whole
 	flush := func() {
 		m.WriteString(escapeText(run.String(), false))

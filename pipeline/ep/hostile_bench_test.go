@@ -77,12 +77,14 @@ var hostileHTML = map[string]func() string{
 		return fill(rep(strings.Repeat("<div>", 500) + "x" + strings.Repeat("</div>", 500)))
 	},
 	"emphasis nested around the text": func() string {
-		return pad(strings.Repeat("<b>", 500)) + strings.Repeat("</b>", 500)
+		return strings.Repeat("<b>", 500) + fillTo(MaxSize-64-4500, rep("x\n")) + strings.Repeat("</b>", 500)
 	},
-	"misnested formatting":   func() string { return fill(rep("<b><i><u>x</b>")) },
-	"unclosed anchors":       func() string { return fill(rep("<a href=x>y")) },
-	"tables":                 func() string { return fill(rep("<table><tr><th>a</th><td>b</td></tr></table>")) },
-	"tables nested in cells": func() string { return fill(rep(strings.Repeat("<table><tr><th>a</th><td>", 150) + "x")) },
+	"misnested formatting": func() string { return fill(rep("<b>x<i>y</b>z</i> ")) },
+	"unclosed anchors":     func() string { return fill(rep("<a href=x>y")) },
+	"tables":               func() string { return fill(rep("<table><tr><th>a</th><td>b</td></tr></table>")) },
+	"tables nested in cells": func() string {
+		return fill(rep(strings.Repeat("<table><tr><th>a</th><td>", 120) + "x" + strings.Repeat("</td></tr></table>", 120)))
+	},
 	"lists at the render cap": func() string {
 		return fill(rep(strings.Repeat("<ul><li>", 12) + "x" + strings.Repeat("</li></ul>", 12)))
 	},
@@ -104,18 +106,18 @@ var hostileHTML = map[string]func() string{
 
 // hostileDokuWiki are the worst shapes found for the DokuWiki renderer.
 var hostileDokuWiki = map[string]func() string{
-	"unclosed deletions":   func() string { return fill(rep("<del>")) },
+	"unclosed deletions":   func() string { return fillTo(MaxSize*3/4, rep("<del>")) },
 	"unclosed bold":        func() string { return fill(rep("**a ")) },
-	"unclosed links":       func() string { return fill(rep("[[")) },
+	"unclosed links":       func() string { return fillTo(MaxSize/2-64, rep("[[")) },
 	"unclosed footnotes":   func() string { return fill(rep("((")) },
-	"unclosed code tags":   func() string { return fill(rep("<code")) },
+	"unclosed code tags":   func() string { return fillTo(MaxSize*3/4, rep("<code")) },
 	"monospace pairs":      func() string { return fill(rep("''a'' ")) },
 	"italic and urls":      func() string { return fill(rep("//a http://x// ")) },
 	"nested footnotes":     func() string { return fill(rep("((a ((b ((c ((d ((e))))))))) ")) },
 	"pairs":                func() string { return fill(rep("**a** //b// __c__ ")) },
 	"deep lists":           func() string { return fill(func(i int) string { return strings.Repeat("  ", i%40+1) + "* x\n" }) },
 	"tables":               func() string { return fill(rep("^ a | [[b|c]] ^\n")) },
-	"headings":             func() string { return pad(fillTo(maxSections*8, rep("== a ==\n"))) },
+	"headings":             func() string { return pad(fillTo(maxSections*9, rep("== a ==\n\n"))) },
 	"literal blocks":       func() string { return fill(rep("<code>\nx\n</code>\n")) },
 	"unclosed code block":  func() string { return "<code>\n" + fill(rep("== x ==\n")) },
 	"quotes":               func() string { return fill(rep(">>>>>>>>>>>> x\n")) },

@@ -513,11 +513,11 @@ func (in *inline) wrap(n *html.Node, marker string) {
 		in.md.append(&sub.md)
 	} else {
 		if strings.HasPrefix(md, " ") {
-			in.md.WriteByte(' ')
+			in.md.WriteString(" ")
 		}
 		in.md.WriteString(marker + trimmed + marker)
 		if strings.HasSuffix(md, " ") {
-			in.md.WriteByte(' ')
+			in.md.WriteString(" ")
 		}
 	}
 	in.plain.WriteString(sub.plain.String())

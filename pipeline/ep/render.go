@@ -314,75 +314,71 @@ func escapeLineStart(l string) string {
 	return l
 }
 
-// inlineMD is inline Markdown under construction. Code spans side by
-// side are merged into one: written apart ("`a“b`") their backticks
-// would read as one longer run and end neither span. It knows the code
-// span its text starts with and the last one, so that text built apart
-// (an element's content) merges too when it is appended.
+// inlineMD is inline Markdown under construction: runs of Markdown and
+// of code, rendered by String. Code side by side is one code span:
+// written apart ("`a“b`") the backticks would read as one longer run
+// and end neither span. Text built apart (an element's content) merges
+// the same way when it is appended. Appending is linear in the text.
 type inlineMD struct {
-	b    []byte
-	head *codeRun // the code span at offset 0, if the text starts with one
-	last *codeRun // the last code span written
+	runs []*mdRun
+	n    int // bytes written
 }
 
-// codeRun is one code span: its bytes b[start:end] and its text.
-type codeRun struct {
-	start, end int
-	text       string
+// mdRun is Markdown text, or the text of a code span.
+type mdRun struct {
+	code bool
+	b    strings.Builder
 }
 
-func (m *inlineMD) WriteString(s string) { m.b = append(m.b, s...) }
+func (m *inlineMD) run(code bool) *mdRun {
+	if k := len(m.runs); k > 0 && m.runs[k-1].code == code {
+		return m.runs[k-1]
+	}
+	r := &mdRun{code: code}
+	m.runs = append(m.runs, r)
+	return r
+}
 
-// WriteByte appends c; it never fails.
-func (m *inlineMD) WriteByte(c byte) error { m.b = append(m.b, c); return nil }
-func (m *inlineMD) Len() int               { return len(m.b) }
-func (m *inlineMD) String() string         { return string(m.b) }
+// WriteString appends Markdown.
+func (m *inlineMD) WriteString(s string) {
+	if s != "" {
+		m.run(false).b.WriteString(s)
+		m.n += len(s)
+	}
+}
 
-// endsWithCode reports whether the text ends with a code span.
-func (m *inlineMD) endsWithCode() bool { return m.last != nil && m.last.end == len(m.b) }
+// Len is the number of bytes written so far.
+func (m *inlineMD) Len() int { return m.n }
 
-// code writes text as a code span, merged with a code span that ends the
-// text so far.
+// code appends text to a code span, one that ends the text so far or a
+// new one.
 func (m *inlineMD) code(text string) {
-	text = strings.Join(strings.Fields(text), " ")
-	if text == "" {
-		return
-	}
-	start := len(m.b)
-	if m.endsWithCode() {
-		start, text = m.last.start, m.last.text+text
-		m.b = m.b[:start]
-	}
-	m.b = append(m.b, codeSpan(text)...)
-	m.last = &codeRun{start, len(m.b), text}
-	if start == 0 {
-		m.head = m.last
+	if text = strings.Join(strings.Fields(text), " "); text != "" {
+		m.run(true).b.WriteString(text)
+		m.n += len(text)
 	}
 }
 
-// append writes o's text, merging o's leading code span with a code
-// span that ends m.
+// append appends o's runs, merging its first run with the last one of
+// the same kind.
 func (m *inlineMD) append(o *inlineMD) {
-	if len(o.b) == 0 {
-		return
+	for _, r := range o.runs {
+		m.run(r.code).b.WriteString(r.b.String())
 	}
-	rest, shift := o.b, len(m.b)
-	if o.head != nil && m.endsWithCode() {
-		m.code(o.head.text)
-		rest = o.b[o.head.end:]
-		shift = len(m.b) - o.head.end
-		if o.last == o.head {
-			m.b = append(m.b, rest...)
-			return
+	m.n += o.n
+}
+
+// String renders the runs.
+func (m *inlineMD) String() string {
+	var b strings.Builder
+	for _, r := range m.runs {
+		if r.code {
+			b.WriteString(codeSpan(r.b.String()))
+		} else {
+			b.WriteString(r.b.String())
 		}
 	}
-	m.b = append(m.b, rest...)
-	if o.last != nil {
-		m.last = &codeRun{o.last.start + shift, o.last.end + shift, o.last.text}
-		if m.last.start == 0 {
-			m.head = m.last
-		}
-	}
+	return b.String()
 }
 
 // codeSpan renders text as a code span whose backtick run is longer than
