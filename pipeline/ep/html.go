@@ -21,8 +21,8 @@ type Profile string
 // flag values of "lolbench ep headings --profile".
 const (
 	// ProfileAuto picks the profile from the page: Confluence when it has
-	// a main-content element, JEP when its title is "JEP NNN: ..." or it
-	// has a JEP header table, generic otherwise.
+	// a main-content or wiki-content element, JEP when its first <h1> is
+	// "JEP NNN: ...", generic otherwise.
 	ProfileAuto Profile = ""
 	// ProfileJEP reads an OpenJDK JEP page (openjdk.org/jeps/NNN): the
 	// content of #main, the title "JEP NNN: ..." and the header table
@@ -110,15 +110,16 @@ type htmlRenderer struct {
 	para  inline
 }
 
+var jepTitle = regexp.MustCompile(`^JEP [0-9]+:`)
+
 // detectProfile picks the profile from the page's shape.
 func detectProfile(root *html.Node) Profile {
 	if findFirst(root, func(n *html.Node) bool { return attr(n, "id") == "main-content" || hasClass(n, "wiki-content") }) != nil {
 		return ProfileConfluence
 	}
-	if h := findFirst(root, isElem(atom.H1)); h != nil && strings.HasPrefix(cleanTitle(textContent(h)), "JEP ") {
-		return ProfileJEP
-	}
-	if findFirst(root, func(n *html.Node) bool { return n.DataAtom == atom.Table && hasClass(n, "head") }) != nil {
+	// Only the title tells a JEP: many unrelated pages have a table of
+	// class "head" or an element #main.
+	if h := findFirst(root, isElem(atom.H1)); h != nil && jepTitle.MatchString(cleanTitle(textContent(h))) {
 		return ProfileJEP
 	}
 	return ProfileGeneric
