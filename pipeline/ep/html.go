@@ -422,10 +422,11 @@ func (r *htmlRenderer) table(t *html.Node) {
 // inline builds the Markdown of inline content and, beside it, its plain
 // text (a heading's title as the Markdown parser will read it).
 type inline struct {
-	md      inlineMD
-	plain   strings.Builder
-	heading bool // "#" is escaped, links are text
-	flat    bool // a table cell: blocks and line breaks are blanks
+	md       inlineMD
+	plain    strings.Builder
+	heading  bool // "#" is escaped, links are text
+	flat     bool // a table cell: blocks and line breaks are blanks
+	emphasis bool // inside emphasis: nested emphasis is its text
 }
 
 func (in *inline) text(s string) {
@@ -503,14 +504,21 @@ func (in *inline) element(n *html.Node) {
 // The markers are written only where Markdown surely reads them as
 // emphasis, around text that starts and ends with a letter or digit, and
 // never in a heading, whose title must read exactly as the page's.
+//
+// Emphasis inside emphasis, and any in a heading, is read as its text in
+// the same builder: content is copied once, however deep the nesting.
 func (in *inline) wrap(n *html.Node, marker string) {
-	sub := inline{heading: in.heading, flat: in.flat}
+	if in.emphasis || in.heading {
+		in.children(n)
+		return
+	}
+	sub := inline{flat: in.flat, emphasis: true}
 	sub.children(n)
 	md := sub.md.String()
 	trimmed := strings.TrimSpace(md)
 	first, _ := utf8.DecodeRuneInString(trimmed)
 	last, _ := utf8.DecodeLastRuneInString(trimmed)
-	if in.heading || !isWordRune(first) || !isWordRune(last) || strings.Contains(trimmed, "\n") {
+	if !isWordRune(first) || !isWordRune(last) || strings.Contains(trimmed, "\n") {
 		in.md.append(&sub.md)
 	} else {
 		if strings.HasPrefix(md, " ") {
