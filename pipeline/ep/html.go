@@ -616,24 +616,7 @@ func headingLevel(n *html.Node) int {
 }
 
 // preText is the text of a <pre> as it shows, line breaks kept.
-func preText(n *html.Node) string {
-	var b strings.Builder
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch {
-			case c.Type == html.TextNode:
-				b.WriteString(c.Data)
-			case c.DataAtom == atom.Br:
-				b.WriteByte('\n')
-			case c.Type == html.ElementNode && !dropped(c):
-				walk(c)
-			}
-		}
-	}
-	walk(n)
-	return b.String()
-}
+func preText(n *html.Node) string { return elementText(n, true) }
 
 // codeClass reads a code block's language: class="language-java" (also
 // on an inner <code>) or Confluence's "brush: java; gutter: false".
@@ -697,8 +680,13 @@ func hrefs(n *html.Node) []string {
 }
 
 // textContent is the text of n and its descendants, dropped elements
-// left out, images read as their alternative text.
-func textContent(n *html.Node) string {
+// left out, images read as their alternative text, blocks and line
+// breaks as blanks.
+func textContent(n *html.Node) string { return elementText(n, false) }
+
+// elementText is the text of n; in preformatted text a <br> is a line
+// break and blocks add nothing.
+func elementText(n *html.Node, pre bool) string {
 	var b strings.Builder
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -709,7 +697,9 @@ func textContent(n *html.Node) string {
 			case c.Type != html.ElementNode || dropped(c):
 			case c.DataAtom == atom.Img:
 				b.WriteString(attr(c, "alt"))
-			case c.DataAtom == atom.Br || blockLevel(c):
+			case c.DataAtom == atom.Br && pre:
+				b.WriteByte('\n')
+			case (c.DataAtom == atom.Br || blockLevel(c)) && !pre:
 				b.WriteByte(' ')
 				walk(c)
 				b.WriteByte(' ')

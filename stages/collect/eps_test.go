@@ -54,20 +54,29 @@ func TestParseEP(t *testing.T) {
 			EP{Number: "7", ID: "KEP-7", Title: "x", Format: ep.Markdown}, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, reason := parseEP(&tt.src, tt.raw)
-			if reason != tt.reason {
-				t.Fatalf("reason = %q, want %q", reason, tt.reason)
-			}
-			if reason != "" {
-				return
-			}
-			got.Text, got.Path = nil, ""
-			if got.Number != tt.want.Number || got.ID != tt.want.ID || got.Title != tt.want.Title || got.Status != tt.want.Status ||
-				!got.Created.Equal(tt.want.Created) || got.CreatedFrom != tt.want.CreatedFrom || got.Format != tt.want.Format {
-				t.Fatalf("got %+v\nwant %+v", *got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseEP(t, &tt.src, tt.raw, tt.want, nil, tt.reason) })
+	}
+}
+
+// checkParseEP parses raw and compares the proposal's fields (Text and
+// Path aside), and where the fields came from unless from is nil, or the
+// reason it was dropped.
+func checkParseEP(t *testing.T, src *registry.EPSource, raw rawEP, want EP, from map[string]string, wantReason string) {
+	t.Helper()
+	got, reason := parseEP(src, raw)
+	if reason != wantReason {
+		t.Fatalf("reason = %q, want %q", reason, wantReason)
+	}
+	if reason != "" {
+		return
+	}
+	got.Text, got.Path = nil, ""
+	if got.Number != want.Number || got.ID != want.ID || got.Title != want.Title || got.Status != want.Status ||
+		!got.Created.Equal(want.Created) || got.CreatedFrom != want.CreatedFrom || got.Format != want.Format {
+		t.Fatalf("got %+v\nwant %+v", *got, want)
+	}
+	if from != nil && !maps.Equal(got.From, from) {
+		t.Fatalf("from = %v\nwant %v", got.From, from)
 	}
 }
 
@@ -165,22 +174,6 @@ func TestParseEPFamilies(t *testing.T) {
 			map[string]string{"number": FromFileName, "title": FromHeading, "status": "table:State"}, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, reason := parseEP(&tt.src, tt.raw)
-			if reason != tt.reason {
-				t.Fatalf("reason = %q, want %q", reason, tt.reason)
-			}
-			if reason != "" {
-				return
-			}
-			if got.Number != tt.want.Number || got.ID != tt.want.ID || got.Title != tt.want.Title || got.Status != tt.want.Status ||
-				!got.Created.Equal(tt.want.Created) || got.CreatedFrom != tt.want.CreatedFrom || got.Format != tt.want.Format {
-				got.Text = nil
-				t.Fatalf("got %+v\nwant %+v", *got, tt.want)
-			}
-			if !maps.Equal(got.From, tt.from) {
-				t.Fatalf("from = %v\nwant %v", got.From, tt.from)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseEP(t, &tt.src, tt.raw, tt.want, tt.from, tt.reason) })
 	}
 }
