@@ -12,11 +12,9 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 
-	"github.com/lolbench/lolbench/internal/testrepo"
-	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/internal/sampletask"
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
-	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
 // TestHTMLSourcedCandidate validates the sample candidates with their EP
@@ -35,24 +33,11 @@ func TestHTMLSourcedCandidate(t *testing.T) {
 	for _, mp := range samples {
 		dir := filepath.Dir(mp)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			repo := t.TempDir()
-			if err := testrepo.Build(repo,
-				testrepo.Step{Overlay: filepath.Join(dir, "base"), Tag: "base"},
-				testrepo.Step{Overlay: filepath.Join(dir, "pr"), Tag: "head"}); err != nil {
-				t.Fatal(err)
-			}
-			r, err := diff.Open(repo)
+			task, err := sampletask.Load(context.Background(), "..", t.TempDir(), filepath.Base(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch, err := r.Diff(context.Background(), "base", "head")
-			if err != nil {
-				t.Fatal(err)
-			}
-			scopes, err := syntax.Resolve(context.Background(), repo, ch, syntax.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ch, scopes := task.Change, task.Scopes
 			mdDoc := loadEP(t, filepath.Join(dir, "ep.md"))
 			page := webPage(t, mdDoc)
 			htmlDoc, err := ep.Parse(page, ep.HTML)
