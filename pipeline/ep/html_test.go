@@ -246,3 +246,34 @@ func TestParseProfile(t *testing.T) {
 		t.Errorf("ParseProfile(wiki) = %v", err)
 	}
 }
+
+// The outlines of a DEP and a SLEP (a field list under the title, which
+// is not a PEP header: no Metadata) and of a gRFC (bullets under a setext
+// title), shaped like the real files.
+func TestProposalFamilyOutlines(t *testing.T) {
+	runOutlineCases(t, RST, []outlineCase{
+		{
+			name: "DEP: overlined title, field list, contents directive",
+			src: "=============================\nDEP 0014: Background workers\n=============================\n\n:DEP: 0014\n:Author: A. Author\n:Status: Accepted\n:Created: 2024-02-07\n\n" +
+				".. contents:: Table of Contents\n   :depth: 3\n   :local:\n\nAbstract\n========\n\nText.\n\nSpecification\n=============\n\nBackends\n--------\n\nText.\n",
+			// An overlined title is its own style: the sections below it
+			// are its children, as docutils nests them.
+			want: []row{{"1", 1, "DEP 0014: Background workers", 2}, {"1.1", 2, "Abstract", 14}, {"1.2", 2, "Specification", 19}, {"1.2.1", 3, "Backends", 22}},
+		},
+		{
+			name: "SLEP: a label, overlined title, continued field, # underlines",
+			src: ".. _slep_006:\n\n=================\nSLEP006: Routing\n=================\n\n:Author: A. Author,\n         B. Author\n:Status: Accepted\n:Created: 2019-03-07\n\n" +
+				"Abstract\n########\n\nText.\n\nDetailed description\n####################\n\nText.\n",
+			want: []row{{"1", 1, "SLEP006: Routing", 4}, {"1.1", 2, "Abstract", 12}, {"1.2", 2, "Detailed description", 17}},
+		},
+	})
+	runOutlineCases(t, Markdown, []outlineCase{
+		{
+			name: "gRFC: setext title, bullets, ATX sections",
+			src:  "A27: xDS-Based Global Load Balancing\n----\n* Author(s): A. Author\n* Approver: b\n* Status: Implemented\n* Last updated: 2021-01-20\n\n## Abstract\n\nText.\n\n## Background\n\n### Related Proposals:\n\n* A1\n",
+			// "----" makes the title a level-2 heading, as "##" are the
+			// sections: they are its siblings.
+			want: []row{{"1", 1, "A27: xDS-Based Global Load Balancing", 1}, {"2", 1, "Abstract", 8}, {"3", 1, "Background", 12}, {"3.1", 2, "Related Proposals:", 14}},
+		},
+	})
+}

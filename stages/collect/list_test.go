@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-git/go-git/v5"
+
+	"github.com/lolbench/lolbench/pipeline/ep"
 )
 
 // List reads a git source offline and says, for every proposal, where each
@@ -37,6 +40,7 @@ func TestList(t *testing.T) {
 	commitAt(t, r, repo, map[string]string{
 		"p/0008-again.md": "# Gadgets again\n\n* Status: Implemented\n",
 		"p/0010-latin.md": "# Caf\xe9\n",
+		"p/0012-huge.md":  strings.Repeat("x", ep.MaxSize+1),
 	}, day(25), day(25))
 	reg := webRegistry(t, dir, `projects:
   - name: widget
@@ -64,7 +68,7 @@ func TestList(t *testing.T) {
 	want := &Listing{
 		Project: "widget",
 		Source:  "git " + repo + " at " + sha.Hash().String()[:12],
-		Files:   7,
+		Files:   8,
 		Proposals: []Proposal{
 			{Number: "7", ID: "WEP 7", Title: "Widgets", Status: "Implemented", Created: "2025-01-02", Path: "p/0007-widgets.md",
 				From: map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Implementation Status", "created": "git"}},
@@ -74,6 +78,7 @@ func TestList(t *testing.T) {
 		Dropped: []Drop{
 			{EP: "p/0010-latin.md", Path: "p/0010-latin.md", Step: StepEPs, Reason: "line 1: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 			{EP: "p/0011-link.md", Path: "p/0011-link.md", Step: StepEPs, Reason: "unreadable: a symbolic link; only regular files are read"},
+			{EP: "p/0012-huge.md", Path: "p/0012-huge.md", Step: StepEPs, Reason: "unreadable: 1048577 bytes, more than the EP size cap of 1 MiB"},
 			{EP: "p/README.md", Path: "p/README.md", Step: StepEPs, Reason: "no proposal number in the metadata or the file name of p/README.md"},
 			{EP: "WEP 8", Path: "p/0008-gadgets.md", Step: StepEPs, Reason: "duplicate of WEP 8 in p/0008-again.md"},
 			{EP: "WEP 2024", Path: "p/2024-01-05-widgets.md", Step: StepStatus, Reason: "status (none) is not one of Implemented"},
