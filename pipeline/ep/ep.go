@@ -8,7 +8,9 @@
 // three half-open byte ranges into the source: the heading itself, the
 // section's own text, and its whole subtree.
 //
-// Two formats are understood:
+// Four formats are understood: Markdown and reStructuredText directly, and
+// web pages (HTML) and DokuWiki text through their Markdown rendering,
+// which becomes the Document's Source (render.go, html.go, dokuwiki.go):
 //
 //   - Markdown (KEPs, design docs) is parsed with goldmark, CommonMark plus the
 //     GFM extension. ATX and setext headings count. Only headings that are
@@ -43,6 +45,13 @@
 //     top-level section is not promoted to a document title: levels are
 //     plain tree depths.
 //
+//   - HTML (OpenJDK JEPs, Confluence KIPs and FLIPs) is parsed with
+//     golang.org/x/net/html; a profile picks the content root and the
+//     metadata, and the page's h1-h6 become the rendering's headings.
+//
+//   - DokuWiki (PHP RFCs) is read line by line as DokuWiki reads it, its
+//     "====== Title ======" lines becoming the rendering's headings.
+//
 // Titles are plain text on one line: markup removed, white space runs
 // collapsed to one space, footnote and citation references dropped.
 //
@@ -68,6 +77,8 @@
 //   - front matter is at most 64 KiB and passes safeyaml's pre-scan (depth,
 //     keys, documents) before the YAML parser sees it;
 //   - at most 10,000 headings;
+//   - HTML nests at most 512 open elements (x/net/html's bound), and the
+//     Markdown rendering of a page is within MaxSize too;
 //   - a parse deadline of 2 s, the backstop for a shape none of the above
 //     foresaw. The other bounds refuse the same input on every machine.
 package ep

@@ -2,7 +2,9 @@
 // the projects registry into candidate EP-PR pairs in the workspace.
 //
 // For each project it reads the proposals from their source (files in a
-// git repository, GitHub issues with a label, or a local folder), links
+// git repository, GitHub issues with a label, a local folder, or web pages
+// saved by FetchPages), their metadata from the places the registry
+// declares or its format presets (metadata.go), links
 // each proposal to the PRs that implemented it (a curated list, or a
 // GitHub search for PRs whose title or body references it), and applies
 // the selection criteria to every EP-PR pair, cheapest first:
@@ -18,7 +20,9 @@
 // the funnel (<workspace>/collect/funnel.json); a kept pair becomes the
 // candidate <workspace>/candidates/<id>/ with candidate.json (EP and PR
 // metadata, per-criterion results with measured values) and the EP text
-// (ep.md or ep.rst); for a git EP source, the text as of the PR's merge.
+// (ep.md or ep.rst; for a web page or DokuWiki text, its Markdown
+// rendering); for a git EP source, the text as of the PR's merge. List
+// reads the sources the same way, offline, for "lolbench ep list".
 // What collection inferred rather than read (a PR date taken from git when
 // GitHub cannot be asked, an EP text older than the tip) is a note in
 // candidate.json, the pair's decision, the funnel and the log.
