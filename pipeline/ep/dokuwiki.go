@@ -117,7 +117,7 @@ func renderDokuWiki(src []byte) (*mdWriter, map[string]string, error) {
 	}
 	r.endBlocks()
 	if r.w.over {
-		return nil, nil, renderTooLarge
+		return nil, nil, errRenderTooLarge
 	}
 	return r.w, r.meta, nil
 }

@@ -95,12 +95,12 @@ func renderHTML(src []byte, profile Profile) (*mdWriter, map[string]string, erro
 	}
 	r.metaTags(root)
 	if r.w.over {
-		return nil, nil, renderTooLarge
+		return nil, nil, errRenderTooLarge
 	}
 	return r.w, r.meta, nil
 }
 
-var renderTooLarge = errors.New("the Markdown rendering is larger than " + sizeCap + "; a proposal page is far smaller")
+var errRenderTooLarge = errors.New("the Markdown rendering is larger than " + sizeCap + "; a proposal page is far smaller")
 
 // htmlRenderer walks the DOM and writes Markdown.
 type htmlRenderer struct {
