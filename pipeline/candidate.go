@@ -73,6 +73,11 @@ type EPInfo struct {
 	// Revision is the commit of a git EP source that the EP text was read
 	// at: the last commit at or before the PR's merge.
 	Revision string `json:"revision,omitempty"`
+	// RenderedFrom is "html" or "dokuwiki" when ep.md is the Markdown
+	// rendering of a web page or wiki text (pipeline/ep).
+	RenderedFrom string `json:"rendered_from,omitempty"`
+	// Fetched is when a web page was saved by "lolbench ep fetch".
+	Fetched time.Time `json:"fetched_at,omitzero"`
 }
 
 // PRInfo describes the implementing pull request.

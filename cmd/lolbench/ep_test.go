@@ -58,6 +58,9 @@ func TestEPHeadingsRun(t *testing.T) {
 	plain := write("plain.md", "no headings here\n")
 	latin1 := write("latin1.rst", "Title\n=====\n\ncaf\xe9\n")
 	other := write("design.adoc", "= Title\n")
+	jep := write("jep-9001.html", "<html><body><div id=main><h1>JEP 9001: Scoped Widget Pools</h1><table class=head><tr><th>Status</th><td>Draft</td></tr></table>"+
+		"<h2>Summary</h2><p>Text with *stars*.</p><h3>Sub <code>part</code></h3></div><div id=sidebar><h2>Nav</h2></div><script>x = '# no'</script></body></html>")
+	wiki := write("sealed.txt", "====== PHP RFC: Sealed Enum Cases ======\n  * Status: Implemented\n\n===== Introduction =====\n\nText.\n")
 	missing := filepath.Join(dir, "missing.md")
 
 	tests := []struct {
@@ -139,14 +142,52 @@ func TestEPHeadingsRun(t *testing.T) {
 		{
 			name:       "unsupported extension suggests --format",
 			args:       []string{"ep", "headings", other},
-			wantErrOut: "lolbench: " + other + `: unsupported EP file extension ".adoc" (want .md, .markdown, .rst or .txt); pass --format md or --format rst` + "\n",
+			wantErrOut: "lolbench: " + other + `: unsupported EP file extension ".adoc" (want .md, .markdown, .rst, .txt, .html, .htm or .dokuwiki); pass --format md, rst, html or dokuwiki` + "\n",
 			wantCode:   exitBadInput,
 		},
 		{
 			name:       "invalid --format value",
-			args:       []string{"ep", "headings", md, "--format", "html"},
-			wantErrOut: "lolbench: " + md + `: invalid --format "html" (want md or rst)` + "\n",
+			args:       []string{"ep", "headings", md, "--format", "adoc"},
+			wantErrOut: "lolbench: " + md + `: invalid --format "adoc" (want md, rst, html or dokuwiki)` + "\n",
 			wantCode:   exitBadInput,
+		},
+		{
+			name:    "an HTML page: the headings of its rendering",
+			args:    []string{"ep", "headings", jep},
+			wantOut: "1 JEP 9001: Scoped Widget Pools (line 1)\n  1.1 Summary (line 6)\n    1.1.1 Sub part (line 10)\n",
+		},
+		{
+			name:    "the generic profile keeps the sidebar's heading out too",
+			args:    []string{"ep", "headings", jep, "--profile", "generic"},
+			wantOut: "1 JEP 9001: Scoped Widget Pools (line 1)\n  1.1 Summary (line 6)\n    1.1.1 Sub part (line 10)\n",
+		},
+		{
+			name:    "DokuWiki text named by --format",
+			args:    []string{"ep", "headings", wiki, "--format", "dokuwiki"},
+			wantOut: "1 PHP RFC: Sealed Enum Cases (line 1)\n  1.1 Introduction (line 5)\n",
+		},
+		{
+			name:       "--profile is for HTML",
+			args:       []string{"ep", "headings", md, "--profile", "jep"},
+			wantErrOut: "lolbench: " + md + ": --profile is for HTML pages, and this is md\n",
+			wantCode:   exitBadInput,
+		},
+		{
+			name:       "unknown --profile",
+			args:       []string{"ep", "headings", jep, "--profile", "wiki"},
+			wantErrOut: "lolbench: invalid --profile: unknown HTML profile \"wiki\" (want jep, confluence, generic or auto)\n",
+			wantCode:   exitBadInput,
+		},
+		{
+			name:       "render prints the rendering, the metadata on stderr",
+			args:       []string{"ep", "render", jep},
+			wantOut:    "# JEP 9001: Scoped Widget Pools\n\n| Status | Draft |\n| --- | --- |\n\n## Summary\n\nText with \\*stars\\*.\n\n### Sub `part`\n",
+			wantErrOut: "Number: 9001\nStatus: Draft\nTitle: Scoped Widget Pools\n",
+		},
+		{
+			name:    "render as JSON",
+			args:    []string{"ep", "render", wiki, "--format", "dokuwiki", "--json"},
+			wantOut: "{\n  \"format\": \"dokuwiki\",\n  \"metadata\": {\n    \"Status\": \"Implemented\",\n    \"Title\": \"Sealed Enum Cases\"\n  },\n  \"text\": \"# PHP RFC: Sealed Enum Cases\\n\\n- Status: Implemented\\n\\n## Introduction\\n\\nText.\\n\"\n}\n",
 		},
 		{
 			name:       "non-UTF-8 content",

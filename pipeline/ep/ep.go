@@ -8,7 +8,9 @@
 // three half-open byte ranges into the source: the heading itself, the
 // section's own text, and its whole subtree.
 //
-// Two formats are understood:
+// Four formats are understood: Markdown and reStructuredText directly, and
+// web pages (HTML) and DokuWiki text through their Markdown rendering,
+// which becomes the Document's Source (render.go, html.go, dokuwiki.go):
 //
 //   - Markdown (KEPs, design docs) is parsed with goldmark, CommonMark plus the
 //     GFM extension. ATX and setext headings count. Only headings that are
@@ -43,6 +45,13 @@
 //     top-level section is not promoted to a document title: levels are
 //     plain tree depths.
 //
+//   - HTML (OpenJDK JEPs, Confluence KIPs and FLIPs) is parsed with
+//     golang.org/x/net/html; a profile picks the content root and the
+//     metadata, and the page's h1-h6 become the rendering's headings.
+//
+//   - DokuWiki (PHP RFCs) is read line by line as DokuWiki reads it, its
+//     "====== Title ======" lines becoming the rendering's headings.
+//
 // Titles are plain text on one line: markup removed, white space runs
 // collapsed to one space, footnote and citation references dropped.
 //
@@ -68,6 +77,8 @@
 //   - front matter is at most 64 KiB and passes safeyaml's pre-scan (depth,
 //     keys, documents) before the YAML parser sees it;
 //   - at most 10,000 headings;
+//   - HTML nests at most 512 open elements (x/net/html's bound), and the
+//     Markdown rendering of a page is within MaxSize too;
 //   - a parse deadline of 2 s, the backstop for a shape none of the above
 //     foresaw. The other bounds refuse the same input on every machine.
 package ep
@@ -95,28 +106,46 @@ type Format string
 const (
 	Markdown Format = "md"
 	RST      Format = "rst"
+	// HTML is a proposal's web page (an OpenJDK JEP, a Confluence KIP or
+	// FLIP); the Document's Source is its Markdown rendering.
+	HTML Format = "html"
+	// DokuWiki is a proposal's raw wiki text (a PHP RFC); the Document's
+	// Source is its Markdown rendering.
+	DokuWiki Format = "dokuwiki"
 )
+
+// formatNames lists the formats for messages.
+const formatNames = "md, rst, html or dokuwiki"
 
 // ParseFormat turns a --format flag value into a Format.
 func ParseFormat(s string) (Format, error) {
 	switch Format(s) {
-	case Markdown, RST:
+	case Markdown, RST, HTML, DokuWiki:
 		return Format(s), nil
 	}
-	return "", fmt.Errorf("unknown EP format %q (want md or rst)", s)
+	return "", fmt.Errorf("unknown EP format %q (want %s)", s, formatNames)
 }
+
+// Rendered reports whether a format's Document is a Markdown rendering of
+// the input rather than the input itself.
+func (f Format) Rendered() bool { return f == HTML || f == DokuWiki }
 
 // FormatFromPath picks the format from a file extension: .md and .markdown
 // are Markdown; .rst and .txt are reStructuredText, because older PEPs are
-// stored as pep-NNNN.txt.
+// stored as pep-NNNN.txt; .html and .htm are HTML; .dokuwiki is DokuWiki
+// (whose own pages are .txt: name the format).
 func FormatFromPath(path string) (Format, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".md", ".markdown":
 		return Markdown, nil
 	case ".rst", ".txt":
 		return RST, nil
+	case ".html", ".htm":
+		return HTML, nil
+	case ".dokuwiki":
+		return DokuWiki, nil
 	}
-	return "", fmt.Errorf("%s: unsupported EP file extension %q (want .md, .markdown, .rst or .txt)", path, filepath.Ext(path))
+	return "", fmt.Errorf("%s: unsupported EP file extension %q (want .md, .markdown, .rst, .txt, .html, .htm or .dokuwiki)", path, filepath.Ext(path))
 }
 
 // Range is a half-open span [Start, End) of byte offsets into
@@ -166,11 +195,17 @@ type Document struct {
 	// Path is the file the document was loaded from; empty after Parse.
 	Path   string `json:"path,omitempty"`
 	Format Format `json:"format"`
-	// Source is the raw input; all ranges index into it.
+	// Source is the text all ranges index into: the input, or for HTML
+	// and DokuWiki its Markdown rendering (Format.Rendered), which is what
+	// the rules read and what collection writes as the candidate's ep.md.
 	Source []byte `json:"-"`
 	// Metadata holds the RFC-822 header block of a PEP-style RST file
-	// ("PEP: 8", "Status: Final") or the top-level scalar keys of a Markdown
-	// file's YAML front matter. It is empty, never nil, when there is none.
+	// ("PEP: 8", "Status: Final"), the top-level scalar keys of a Markdown
+	// file's YAML front matter, what an HTML profile reads from the page
+	// (a JEP's header table; a Confluence page's metadata and opening
+	// "Key: value" lines; Number and Title from a "JEP 444: ..." title), or
+	// the bullets under a DokuWiki page's title. It is empty, never nil,
+	// when there is none.
 	Metadata map[string]string `json:"metadata"`
 	// Sections lists every section in document order.
 	Sections []*Section `json:"sections"`
@@ -212,6 +247,11 @@ var parseDeadline = 2 * time.Second
 // headings, or a parse past the deadline; any other input yields a
 // (possibly empty) outline. Every error is one line.
 func Parse(src []byte, format Format) (*Document, error) {
+	return parseWith(src, format, ProfileAuto)
+}
+
+// parseWith is Parse with an HTML profile.
+func parseWith(src []byte, format Format, profile Profile) (*Document, error) {
 	if _, err := ParseFormat(string(format)); err != nil {
 		return nil, err
 	}
@@ -242,12 +282,41 @@ func Parse(src []byte, format Format) (*Document, error) {
 		hs, err = parseMarkdown(d, deadline)
 	case RST:
 		hs, err = parseRST(d, deadline)
+	case HTML, DokuWiki:
+		hs, err = parseRendered(d, profile, deadline)
 	}
 	if err != nil {
 		return nil, err
 	}
 	d.build(hs)
 	return d, nil
+}
+
+// parseRendered renders an HTML or DokuWiki input to Markdown, makes the
+// rendering the Document's Source and finds its headings as Markdown's.
+func parseRendered(d *Document, profile Profile, deadline time.Time) ([]heading, error) {
+	var w *mdWriter
+	var meta map[string]string
+	var err error
+	if d.Format == HTML {
+		w, meta, err = renderHTML(d.Source, profile)
+	} else {
+		w, meta, err = renderDokuWiki(d.Source)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if time.Now().After(deadline) {
+		return nil, fmt.Errorf("line 1: %w", &lateError{})
+	}
+	d.Source = w.text()
+	d.lineStarts = lineStarts(d.Source)
+	hs, err := parseMarkdown(d, deadline)
+	if err != nil {
+		return nil, fmt.Errorf("the Markdown rendering: %w", err)
+	}
+	d.Metadata = meta
+	return hs, nil
 }
 
 // tooManySections is the error for the heading past maxSections.

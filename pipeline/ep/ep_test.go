@@ -17,8 +17,11 @@ func TestFormatFromPath(t *testing.T) {
 		{"design.MARKDOWN", Markdown, ""},
 		{"peps/pep-0617.rst", RST, ""},
 		{"pep-0008.txt", RST, ""},
-		{"notes.adoc", "", `notes.adoc: unsupported EP file extension ".adoc" (want .md, .markdown, .rst or .txt)`},
-		{"README", "", `README: unsupported EP file extension "" (want .md, .markdown, .rst or .txt)`},
+		{"jeps/444.html", HTML, ""},
+		{"kip.HTM", HTML, ""},
+		{"enumerations.dokuwiki", DokuWiki, ""},
+		{"notes.adoc", "", `notes.adoc: unsupported EP file extension ".adoc" (want .md, .markdown, .rst, .txt, .html, .htm or .dokuwiki)`},
+		{"README", "", `README: unsupported EP file extension "" (want .md, .markdown, .rst, .txt, .html, .htm or .dokuwiki)`},
 	}
 	for _, tc := range tests {
 		got, err := FormatFromPath(tc.path)
@@ -29,12 +32,12 @@ func TestFormatFromPath(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, s := range []string{"md", "rst"} {
+	for _, s := range []string{"md", "rst", "html", "dokuwiki"} {
 		if f, err := ParseFormat(s); err != nil || string(f) != s {
 			t.Errorf("ParseFormat(%q) = %q, %v", s, f, err)
 		}
 	}
-	if _, err := ParseFormat("markdown"); errString(err) != `unknown EP format "markdown" (want md or rst)` {
+	if _, err := ParseFormat("markdown"); errString(err) != `unknown EP format "markdown" (want md, rst, html or dokuwiki)` {
 		t.Errorf("ParseFormat(markdown) error = %q", errString(err))
 	}
 }
@@ -53,8 +56,8 @@ func TestParseErrors(t *testing.T) {
 		format  Format
 		wantErr string
 	}{
-		{"unknown format", "# A\n", "adoc", `unknown EP format "adoc" (want md or rst)`},
-		{"empty format", "# A\n", "", `unknown EP format "" (want md or rst)`},
+		{"unknown format", "# A\n", "adoc", `unknown EP format "adoc" (want md, rst, html or dokuwiki)`},
+		{"empty format", "# A\n", "", `unknown EP format "" (want md, rst, html or dokuwiki)`},
 		{"latin-1 on line 3", "# A\n\ncaf\xe9\n", Markdown, "line 3: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 		{"truncated sequence at the end", "A\n=\n\xe2\x82", RST, "line 3: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 	}
@@ -96,8 +99,8 @@ func TestLoad(t *testing.T) {
 		{bad, "", "parse " + bad + ": line 1: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 		{missing, "", "read EP document: open " + missing + ": no such file or directory"},
 		{dir, "md", "read EP document: " + dir + ": a folder, not a file"},
-		{md, "html", md + `: unknown EP format "html" (want md or rst)`},
-		{filepath.Join(dir, "x.doc"), "", filepath.Join(dir, "x.doc") + `: unsupported EP file extension ".doc" (want .md, .markdown, .rst or .txt)`},
+		{md, "adoc", md + `: unknown EP format "adoc" (want md, rst, html or dokuwiki)`},
+		{filepath.Join(dir, "x.doc"), "", filepath.Join(dir, "x.doc") + `: unsupported EP file extension ".doc" (want .md, .markdown, .rst, .txt, .html, .htm or .dokuwiki)`},
 	}
 	for _, tc := range errs {
 		if _, err := Load(tc.path, tc.format); errString(err) != tc.wantErr {

@@ -1,6 +1,8 @@
 package ep
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,23 +88,33 @@ func checkInvariants(t *testing.T, d *Document) {
 var refusals = []string{
 	"NUL byte", "nested block quotes or list items", "link reference definitions",
 	"too deeply to parse", "headings; an EP", "front matter", "EP parse deadline",
+	"open stack of elements exceeds 512 nodes", "the Markdown rendering is larger",
 }
 
 func fuzzParse(t *testing.T, src []byte, format Format) {
+	if d := parseOrRefuse(t, src, format); d != nil {
+		checkInvariants(t, d)
+	}
+}
+
+// parseOrRefuse parses src, or returns nil when Parse refused it as it
+// may: invalid UTF-8, or one of the refusals in one line.
+func parseOrRefuse(t *testing.T, src []byte, format Format) *Document {
+	t.Helper()
 	d, err := Parse(src, format)
 	if !utf8.Valid(src) {
 		if err == nil {
 			t.Fatalf("invalid UTF-8 accepted")
 		}
-		return
+		return nil
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "\n") || !slices.ContainsFunc(refusals, func(r string) bool { return strings.Contains(err.Error(), r) }) {
 			t.Fatalf("Parse: %q", err)
 		}
-		return
+		return nil
 	}
-	checkInvariants(t, d)
+	return d
 }
 
 // pathological are the shapes that once took minutes or gigabytes
@@ -179,4 +191,94 @@ func FuzzParseRST(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzParse(t, src, RST) })
+}
+
+// fuzzRendered checks an HTML or DokuWiki parse: the Document's
+// invariants; its sections are exactly the headings the renderer wrote,
+// so that no text of the page turned into a heading and no heading was
+// lost; and the rendering read as Markdown (the candidate's ep.md) gives
+// the same sections.
+func fuzzRendered(t *testing.T, src []byte, format Format) {
+	d := parseOrRefuse(t, src, format)
+	if d == nil {
+		return
+	}
+	checkInvariants(t, d)
+	var w *mdWriter
+	var err error
+	if format == HTML {
+		w, _, err = renderHTML(src, ProfileAuto)
+	} else {
+		w, _, err = renderDokuWiki(src)
+	}
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	if len(w.headings) != len(d.Sections) {
+		t.Fatalf("%d headings written, %d sections read:\n%s", len(w.headings), len(d.Sections), d.Source)
+	}
+	var ranks []int
+	for i, h := range w.headings {
+		for len(ranks) > 0 && ranks[len(ranks)-1] >= h.level {
+			ranks = ranks[:len(ranks)-1]
+		}
+		ranks = append(ranks, h.level)
+		if s := d.Sections[i]; s.Title != h.title || s.Level != len(ranks) {
+			t.Fatalf("section %s: level %d %q, written level %d %q:\n%s", s.ID, s.Level, s.Title, len(ranks), h.title, d.Source)
+		}
+	}
+	md, err := Parse(d.Source, Markdown)
+	if err != nil {
+		t.Fatalf("the rendering as Markdown: %v", err)
+	}
+	if fmtRows(rows(md)) != fmtRows(rows(d)) {
+		t.Fatalf("the rendering as Markdown:%s\nwant:%s", fmtRows(rows(md)), fmtRows(rows(d)))
+	}
+}
+
+// seedFiles adds the testdata pages with an extension to a corpus.
+func seedFiles(f *testing.F, ext string) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
+	for _, p := range paths {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+}
+
+func FuzzParseHTML(f *testing.F) {
+	seedFiles(f, ".html")
+	for _, s := range []string{
+		"<h1>A</h1><h3>B</h3><h2>C</h2>",
+		"<h1>A # b *c* _d_ `e`</h1><p># x<br>===<br>- y<br>1. z<br>&gt; q<br>```</p>",
+		"<ul><li><h2>x</h2><ol start=9><li>a<pre>b\n# c</pre></li></ol></li></ul>",
+		"<table><tr><th>a|b</th><td><code>c|d</code></td></tr></table>",
+		"<blockquote><blockquote><p>x<br>---</p></blockquote></blockquote>",
+		"<p><a href='https://x/(y)'>l</a><b> s </b><em>(e)</em>x<i>i</i>y</p>",
+		"<div id=main-content><p><strong>Status</strong>: Draft</p><h1>T</h1></div>",
+		"<nav><h1>n</h1></nav><script>#</script><h1 hidden>h</h1><h2>x</h2>",
+		strings.Repeat("<div>", 600),
+		strings.Repeat("<ul><li>", 20) + "x",
+		strings.Repeat("<b><i>", 100) + "x",
+		"<h1>\x00</h1>",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzRendered(t, src, HTML) })
+}
+
+func FuzzParseDokuWiki(f *testing.F) {
+	seedFiles(f, ".dokuwiki")
+	for _, s := range []string{
+		"====== A ======\n  * Status: Draft\n==== B ====\n===== C =====\n",
+		"x <code>\n== no ==\n</code> y\n<nowiki>\n== no ==\n</nowiki>\n%%\n== no ==\n%%\n",
+		"  * a\n      * b\n  - c\n> q\n>> r\n----\n^ h ^ i ^\n| [[a|b]] | ''c|d'' |\n",
+		"**a //b __c__ d// e** [[https://x|y]] {{img|alt}} ((f)) \\\\ g\n",
+		"  pre\n  # pre\n=== === ===\n== <code> ==\n",
+		strings.Repeat("<del>", 200) + "\n" + strings.Repeat("**", 200),
+		strings.Repeat("  ", 40) + "* deep\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzRendered(t, src, DokuWiki) })
 }

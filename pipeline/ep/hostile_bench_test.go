@@ -69,6 +69,62 @@ var hostileRST = map[string]func() string{
 	"literal blocks":      func() string { return fill(rep("a::\n\n    b\n")) },
 }
 
+// hostileHTML are the worst shapes found for the HTML parser and the
+// renderer. Shapes whose rendering grows (escapes, line prefixes) are
+// sized so that the rendering stays within the size cap.
+var hostileHTML = map[string]func() string{
+	"nesting at the limit": func() string {
+		return fill(rep(strings.Repeat("<div>", 500) + "x" + strings.Repeat("</div>", 500)))
+	},
+	"emphasis nested around the text": func() string {
+		return strings.Repeat("<b>", 500) + fillTo(MaxSize-64-4500, rep("x\n")) + strings.Repeat("</b>", 500)
+	},
+	"misnested formatting": func() string { return fill(rep("<b>x<i>y</b>z</i> ")) },
+	"unclosed anchors":     func() string { return fill(rep("<a href=x>y")) },
+	"tables":               func() string { return fill(rep("<table><tr><th>a</th><td>b</td></tr></table>")) },
+	"tables nested in cells": func() string {
+		return fill(rep(strings.Repeat("<table><tr><th>a</th><td>", 120) + "x" + strings.Repeat("</td></tr></table>", 120)))
+	},
+	"lists at the render cap": func() string {
+		return fill(rep(strings.Repeat("<ul><li>", 12) + "x" + strings.Repeat("</li></ul>", 12)))
+	},
+	"line breaks in deep lists": func() string {
+		return strings.Repeat("<ul><li>", 8) + fillTo(MaxSize/4, rep("x<br>"))
+	},
+	"headings":      func() string { return pad(fillTo(maxSections*10, rep("<h2>a</h2>"))) },
+	"long headings": func() string { return fill(rep("<h1>" + strings.Repeat("a*", 3000) + "</h1>")) },
+	"escapes":       func() string { return fillTo(MaxSize/2-64, rep("*_`[")) },
+	"code blocks":   func() string { return fill(rep("<pre>``` x\n# y\n</pre>")) },
+	"code spans":    func() string { return fill(rep("<code>a</code>")) },
+	"comments":      func() string { return fill(rep("<!-- # x -->")) },
+	"attributes":    func() string { return fill(rep("<p class=a id=b title='c' data-x=y>z</p>")) },
+	"confluence fields": func() string {
+		return "<div id=main-content>" + fill(rep("<p><strong>Key</strong>: <a href='https://x'>v</a></p>"))
+	},
+	"text": func() string { return fill(rep("word ")) },
+}
+
+// hostileDokuWiki are the worst shapes found for the DokuWiki renderer.
+var hostileDokuWiki = map[string]func() string{
+	"unclosed deletions":   func() string { return fillTo(MaxSize*3/4, rep("<del>")) },
+	"unclosed bold":        func() string { return fill(rep("**a ")) },
+	"unclosed links":       func() string { return fillTo(MaxSize/2-64, rep("[[")) },
+	"unclosed footnotes":   func() string { return fill(rep("((")) },
+	"unclosed code tags":   func() string { return fillTo(MaxSize*3/4, rep("<code")) },
+	"monospace pairs":      func() string { return fill(rep("''a'' ")) },
+	"italic and urls":      func() string { return fill(rep("//a http://x// ")) },
+	"nested footnotes":     func() string { return fill(rep("((a ((b ((c ((d ((e))))))))) ")) },
+	"pairs":                func() string { return fill(rep("**a** //b// __c__ ")) },
+	"deep lists":           func() string { return fill(func(i int) string { return strings.Repeat("  ", i%40+1) + "* x\n" }) },
+	"tables":               func() string { return fill(rep("^ a | [[b|c]] ^\n")) },
+	"headings":             func() string { return pad(fillTo(maxSections*9, rep("== a ==\n\n"))) },
+	"literal blocks":       func() string { return fill(rep("<code>\nx\n</code>\n")) },
+	"unclosed code block":  func() string { return "<code>\n" + fill(rep("== x ==\n")) },
+	"quotes":               func() string { return fill(rep(">>>>>>>>>>>> x\n")) },
+	"escapes":              func() string { return fillTo(MaxSize/2-64, rep("*[`|")) },
+	"literals on one line": func() string { return fill(rep("%%a%% <nowiki>b</nowiki> ")) },
+}
+
 // BenchmarkParseHostile parses every hostile shape at the EP size cap:
 // the slowest is the worst case the README quotes.
 func BenchmarkParseHostile(b *testing.B) {
@@ -89,4 +145,6 @@ func BenchmarkParseHostile(b *testing.B) {
 	}
 	run(Markdown, hostileMarkdown)
 	run(RST, hostileRST)
+	run(HTML, hostileHTML)
+	run(DokuWiki, hostileDokuWiki)
 }

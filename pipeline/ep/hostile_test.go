@@ -10,8 +10,14 @@ import (
 )
 
 // TestHostileRefused: input past a bound is refused with one line that
-// says which bound and where; nothing is parsed half-way.
+// says which bound and where; nothing is parsed half-way. The bounds here
+// refuse the same input on every machine; the deadline, the backstop, is
+// set far off so that a loaded machine cannot refuse first
+// (TestParseDeadline tests it).
 func TestHostileRefused(t *testing.T) {
+	old := parseDeadline
+	parseDeadline = time.Minute
+	defer func() { parseDeadline = old }()
 	deepIndent := fill(func(i int) string { return strings.Repeat(" ", 2*(i%200)) + "- x\n" })
 	tests := []struct {
 		name   string
@@ -32,6 +38,10 @@ func TestHostileRefused(t *testing.T) {
 		{"too many RST titles", RST, strings.Repeat("T\n=\n\n", maxSections+1), "line 30001: more than 10000 headings; an EP has a few hundred at most"},
 		{"front matter too deep", Markdown, "---\ntitle: x\n" + nestYAML(40) + "---\n# A\n", "line 35: front matter: YAML nested more than 32 levels deep"},
 		{"front matter with too many keys", Markdown, "---\n" + manyKeys(129) + "---\n# A\n", "line 130: front matter: a YAML mapping with more than 128 keys"},
+		{"HTML nested past the parser's bound", HTML, strings.Repeat("<div>", 600) + "x", "html: open stack of elements exceeds 512 nodes; a proposal page nests far less"},
+		{"HTML rendering past the size cap", HTML, fillTo(MaxSize-64, rep("*")), "the Markdown rendering is larger than the EP size cap; a proposal page is far smaller"},
+		{"DokuWiki rendering past the size cap", DokuWiki, fillTo(MaxSize-64, rep("[")), "the Markdown rendering is larger than the EP size cap; a proposal page is far smaller"},
+		{"HTML with too many headings", HTML, strings.Repeat("<h2>a</h2>", maxSections+1), "the Markdown rendering: line 20001: more than 10000 headings; an EP has a few hundred at most"},
 		{"front matter too large", Markdown, "---\ntitle: x\n" + strings.Repeat("# comment\n", 7000) + "---\n# A\n", "line 2: front matter of 70009 bytes, more than the 64 KiB allowed"},
 	}
 	for _, tt := range tests {

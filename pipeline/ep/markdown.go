@@ -501,9 +501,7 @@ func mdInlineText(b *strings.Builder, n ast.Node, src []byte) {
 		case *ast.Text:
 			v := c.Segment.Value(src)
 			if !c.IsRaw() {
-				v = util.UnescapePunctuations(v)
-				v = util.ResolveNumericReferences(v)
-				v = util.ResolveEntityNames(v)
+				v = unescapeText(v)
 			}
 			b.Write(v)
 			if c.SoftLineBreak() || c.HardLineBreak() {
@@ -530,6 +528,28 @@ func mdInlineText(b *strings.Builder, n ast.Node, src []byte) {
 			mdInlineText(b, c, src)
 		}
 	}
+}
+
+// unescapeText reads Markdown text as CommonMark does, in one pass: a
+// backslash before punctuation makes it literal, and only the other "&"
+// start entity and numeric references ("\&amp;" reads "&amp;", "&amp;"
+// reads "&").
+func unescapeText(v []byte) []byte {
+	var out []byte
+	run := 0 // start of the text not yet resolved
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] == '\\' && util.IsPunct(v[i+1]) {
+			out = append(out, resolveReferences(v[run:i])...)
+			out = append(out, v[i+1])
+			i++
+			run = i + 1
+		}
+	}
+	return append(out, resolveReferences(v[run:])...)
+}
+
+func resolveReferences(v []byte) []byte {
+	return util.ResolveEntityNames(util.ResolveNumericReferences(v))
 }
 
 // cleanTitle turns control characters (a stray "\r", a tab) into spaces

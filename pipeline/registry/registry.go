@@ -10,8 +10,10 @@
 // required"), all problems at once (unknown and duplicate keys, values of
 // the wrong kind, failed checks), and no input makes the loader panic or
 // expand without bound: the YAML passes safeyaml's pre-scan before the
-// parser sees it, and aliases are refused. Every path of the registry
-// stays inside the registry's folder.
+// parser sees it, and aliases are refused. The folders a registry names
+// as the curator's own (path, eps.path, eps.dir) may lie anywhere; every
+// file collection copies from the registry's folder (a curated mapping, a
+// recipe's host files) stays inside it.
 package registry
 
 import (
@@ -66,8 +68,9 @@ type Project struct {
 	// CloneURL overrides https://github.com/<repo>.git (a mirror, or a
 	// local repository in tests).
 	CloneURL string `yaml:"clone_url"`
-	// Path is a local git repository holding the software, relative to
-	// the registry file. A project with a Path is never cloned.
+	// Path is a local git repository holding the software: absolute, or
+	// relative to the registry file (it may climb with ".."). A project
+	// with a Path is never cloned.
 	Path     string `yaml:"path"`
 	Language string `yaml:"language"`
 	Domain   string `yaml:"domain"`
@@ -90,6 +93,7 @@ const (
 	KindGit          = "git"           // files in a git repository
 	KindGitHubIssues = "github-issues" // GitHub issues with a label
 	KindLocal        = "local"         // files in a local directory
+	KindWeb          = "web"           // web pages, saved to a folder by "lolbench ep fetch"
 )
 
 // EP metadata formats: how the number, title, status and created date of a
@@ -108,6 +112,16 @@ const (
 	// FormatMarkdown reads YAML front matter when there is one, else the
 	// first heading as the title and the number from the file name.
 	FormatMarkdown = "markdown"
+	// FormatRST reads a reStructuredText file's first field list
+	// (":Status: Accepted", ":Created: 2019-05-06"), the docinfo of Django
+	// DEPs, scikit-learn SLEPs and NumPy NEPs.
+	FormatRST = "rst"
+	// FormatHTML reads a web page (pipeline/ep's HTML profiles: a JEP's
+	// header table, a Confluence page's metadata and status line).
+	FormatHTML = "html"
+	// FormatDokuWiki reads a DokuWiki page's raw text (PHP RFCs: the
+	// "  * Status:" bullets under the title).
+	FormatDokuWiki = "dokuwiki"
 )
 
 // EPSource says where a project's proposals live.
@@ -118,26 +132,41 @@ type EPSource struct {
 	Repo string `yaml:"repo"`
 	// CloneURL overrides https://github.com/<repo>.git for kind git.
 	CloneURL string `yaml:"clone_url"`
-	// Path is a local git repository of proposals (kind git), relative to
-	// the registry file; it is read in place, never cloned.
+	// Path is a local git repository of proposals (kind git), absolute or
+	// relative to the registry file; it is read in place, never cloned.
 	Path string `yaml:"path"`
 	// Ref is the branch or tag read (kind git); the remote's default
 	// branch when empty.
 	Ref string `yaml:"ref"`
-	// Dir is the folder of proposal files (kind local), relative to the
-	// registry file.
+	// Dir is the folder of proposal files (kind local), absolute or
+	// relative to the registry file; for kind web, the folder "lolbench ep
+	// fetch" saves the pages to (default web/<project name> beside the
+	// registry).
 	Dir string `yaml:"dir"`
 	// Glob selects the proposal files (git, local), slash-separated and
 	// relative to the repository or Dir; "*" matches within one path
 	// segment and "**" any number of segments.
 	Glob string `yaml:"glob"`
 	// Format is the metadata format; empty picks it per file from the
-	// extension (.rst and .txt pep-rst, .md and .markdown markdown).
+	// extension (.rst and .txt pep-rst, .md and .markdown markdown, .html
+	// and .htm html). Kind web defaults to html.
 	Format string `yaml:"format"`
+	// Profile is the HTML profile of format html: jep, confluence or
+	// generic; empty picks it from each page.
+	Profile string `yaml:"profile"`
+	// Metadata declares where the metadata is, field by field, over the
+	// format's preset (Declared).
+	Metadata Declared `yaml:"metadata"`
+	// URL is the address of kind web's pages, with {n} for the number
+	// ("https://openjdk.org/jeps/{n}"); a page may give its own.
+	URL string `yaml:"url"`
+	// Pages are kind web's proposals.
+	Pages []*Page `yaml:"pages"`
 	// Text is the proposal text beside a kep.yaml (default README.md).
 	Text string `yaml:"text"`
 	// IDKey is the metadata key holding the proposal number, when it is
-	// not the format's usual one (PEP, kep-number, id).
+	// not the format's usual one (PEP, kep-number, id): the same as
+	// metadata.number: ["header:KEY"].
 	IDKey string `yaml:"id_key"`
 	// Label selects the issues of kind github-issues.
 	Label string `yaml:"label"`
@@ -150,6 +179,25 @@ type EPSource struct {
 	// Statuses, when given, keep only proposals whose status is one of
 	// them (case-insensitive), before any GitHub search is spent.
 	Statuses []string `yaml:"statuses"`
+}
+
+// Page is one proposal of kind web: its number, and its address when
+// the source's URL pattern does not give it. Created is the curator's
+// created date, for pages that do not say theirs.
+type Page struct {
+	EP        Number    `yaml:"ep"`
+	URL       string    `yaml:"url"`
+	Created   string    `yaml:"created"`
+	CreatedAt time.Time `yaml:"-"`
+}
+
+// PageURL is the address of a page: its own, else the source's pattern
+// with the number.
+func (e *EPSource) PageURL(pg *Page) string {
+	if pg.URL != "" {
+		return pg.URL
+	}
+	return strings.Replace(e.URL, "{n}", pg.EP.Canonical(), 1)
 }
 
 // Links says how proposals are linked to the PRs that implemented them:
@@ -528,27 +576,31 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Resolve returns a folder path of the registry (Project.Path,
-// EPSource.Dir, EPSource.Path), given as field, as an absolute path inside
-// the registry's folder. The path must be relative and stay inside, and
-// so must whatever its symbolic links lead to.
+// Resolve returns a folder the registry names as the curator's own
+// (Project.Path, EPSource.Dir, EPSource.Path), given as field, as a clean
+// absolute path: an absolute path as it is, a relative one from the
+// registry's folder. These folders are the curator's clones and may lie
+// anywhere ("/home/me/src/django", "../clones/deps"); collection shows
+// them in the funnel. What is read inside them stays inside: a git tree's
+// files, a local folder's regular files.
 func (r *Registry) Resolve(field, p string) (string, error) {
-	if !filepath.IsLocal(filepath.FromSlash(p)) {
-		return "", r.Errorf(field, "%q leaves the registry's folder %s", p, r.Dir)
+	if strings.ContainsAny(p, "\x00\n\r") || strings.TrimSpace(p) == "" {
+		return "", r.Errorf(field, "%q is not a path", p)
 	}
-	abs := filepath.Join(r.Dir, filepath.FromSlash(p))
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return abs, nil // missing: the caller's error says so
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
 	}
-	root, err := filepath.EvalSymlinks(r.Dir)
-	if err != nil {
-		root = r.Dir
+	return filepath.Join(r.Dir, p), nil
+}
+
+// WebDir is the folder of kind web's saved pages: eps.dir, else
+// web/<project name> beside the registry.
+func (r *Registry) WebDir(p *Project) (string, error) {
+	if p.EPs.Dir != "" {
+		return r.Resolve(p.Field("eps.dir"), p.EPs.Dir)
 	}
-	if rel, err := filepath.Rel(root, real); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
-		return "", r.Errorf(field, "%q leads outside the registry's folder %s, to %s", p, r.Dir, real)
-	}
-	return abs, nil
+	return filepath.Join(r.Dir, "web", p.Name), nil
 }
 
 // ReadFile reads a file of the registry (a curated mapping), given as
@@ -589,8 +641,9 @@ var (
 	repoPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}$`)
 	// numberPattern keeps numbers usable in ids and search queries.
 	numberPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
-	formats       = []string{FormatPEP, FormatKEP, FormatRustRFC, FormatMarkdown}
-	kinds         = []string{KindGit, KindGitHubIssues, KindLocal}
+	formats       = []string{FormatPEP, FormatRST, FormatKEP, FormatRustRFC, FormatMarkdown, FormatHTML, FormatDokuWiki}
+	kinds         = []string{KindGit, KindGitHubIssues, KindLocal, KindWeb}
+	profiles      = []string{"jep", "confluence", "generic"}
 )
 
 type problems struct {
@@ -642,7 +695,7 @@ func (p *Project) validate(ps *problems) {
 	if p.Path != "" && p.CloneURL != "" {
 		ps.add(f("clone_url"), "a project with a local path is not cloned; drop clone_url or path")
 	}
-	checkPath(ps, f("path"), p.Path)
+	checkFolder(ps, f("path"), p.Path)
 	checkURL(ps, f("clone_url"), p.CloneURL)
 	if p.Recipe != nil {
 		if err := p.Recipe.Validate(); err != nil {
@@ -698,6 +751,8 @@ func (p *Project) validateEPs(ps *problems) {
 		if e.Glob == "" {
 			ps.add(f("glob"), "required for kind local")
 		}
+	case KindWeb:
+		p.validatePages(ps)
 	default:
 		ps.add(f("kind"), "%q: want one of %s", e.Kind, strings.Join(kinds, ", "))
 	}
@@ -705,8 +760,22 @@ func (p *Project) validateEPs(ps *problems) {
 		ps.add(f("repo"), "%q is not a GitHub owner/name", e.Repo)
 	}
 	checkURL(ps, f("clone_url"), e.CloneURL)
-	checkPath(ps, f("path"), e.Path)
-	checkPath(ps, f("dir"), e.Dir)
+	checkFolder(ps, f("path"), e.Path)
+	checkFolder(ps, f("dir"), e.Dir)
+	if e.Glob != "" && e.Kind == KindWeb {
+		ps.add(f("glob"), "kind web reads the pages it lists; drop glob")
+	}
+	if (e.URL != "" || len(e.Pages) > 0) && e.Kind != KindWeb {
+		ps.add(f(map[bool]string{true: "url", false: "pages"}[e.URL != ""]), "only kind web lists pages")
+	}
+	if e.Profile != "" {
+		if !contains(profiles, e.Profile) {
+			ps.add(f("profile"), "%q: want one of %s (or leave it out to pick it per page)", e.Profile, strings.Join(profiles, ", "))
+		} else if e.Format != FormatHTML && !(e.Kind == KindWeb && e.Format == "") {
+			ps.add(f("profile"), "only format html has profiles")
+		}
+	}
+	p.validateMetadata(ps)
 	if e.Glob != "" {
 		if err := checkGlob(e.Glob); err != nil {
 			ps.add(f("glob"), "%v", err)
@@ -715,8 +784,14 @@ func (p *Project) validateEPs(ps *problems) {
 	if e.Format != "" && !contains(formats, e.Format) {
 		ps.add(f("format"), "%q: want one of %s (or leave it out to choose by extension)", e.Format, strings.Join(formats, ", "))
 	}
-	if e.Format == FormatKEP && e.Kind == KindGitHubIssues {
-		ps.add(f("format"), "kind github-issues has no metadata files")
+	if e.Format != "" && e.Kind == KindGitHubIssues {
+		ps.add(f("format"), "kind github-issues has no files; drop format")
+	}
+	if e.Kind == KindWeb && e.Format != "" && e.Format != FormatHTML && e.Format != FormatDokuWiki {
+		ps.add(f("format"), "%q: kind web reads html or dokuwiki pages", e.Format)
+	}
+	if e.IDKey != "" && len(e.Metadata.Number) > 0 {
+		ps.add(f("id_key"), "metadata.number says where the number is; drop id_key")
 	}
 	if e.Text != "" && e.Format != FormatKEP {
 		ps.add(f("text"), "only format kep-yaml reads a separate text file")
@@ -735,6 +810,68 @@ func (p *Project) validateEPs(ps *problems) {
 	if e.Width < 0 || e.Width > 12 {
 		ps.add(f("width"), "must be between 0 and 12, got %d", e.Width)
 	}
+}
+
+// validatePages checks kind web's page list: numbers, addresses and
+// curated dates.
+func (p *Project) validatePages(ps *problems) {
+	e := &p.EPs
+	f := func(s string) string { return p.Field("eps." + s) }
+	if len(e.Pages) == 0 {
+		ps.add(f("pages"), "required for kind web: the proposals' numbers (and addresses, without url)")
+	}
+	if e.URL != "" {
+		if strings.Count(e.URL, "{n}") != 1 {
+			ps.add(f("url"), "%q must hold {n} exactly once", e.URL)
+		} else if err := checkWebURL(strings.Replace(e.URL, "{n}", "1", 1)); err != nil {
+			ps.add(f("url"), "%q: %v", e.URL, err)
+		}
+	}
+	seen := map[string]int{}
+	for i, pg := range e.Pages {
+		fld := func(s string) string { return f(fmt.Sprintf("pages[%d]%s", i, s)) }
+		if pg == nil {
+			ps.add(fld(""), "empty entry")
+			continue
+		}
+		switch {
+		case pg.EP == "":
+			ps.add(fld(".ep"), "required: the proposal number")
+		case !numberPattern.MatchString(string(pg.EP)):
+			ps.add(fld(".ep"), "%q is not a proposal number", pg.EP)
+		default:
+			if j, dup := seen[pg.EP.Canonical()]; dup {
+				ps.add(fld(".ep"), "proposal %s is already listed by pages[%d]", pg.EP, j)
+			}
+			seen[pg.EP.Canonical()] = i
+		}
+		switch {
+		case pg.URL == "" && e.URL == "":
+			ps.add(fld(".url"), "required without eps.url")
+		case pg.URL != "":
+			if err := checkWebURL(pg.URL); err != nil {
+				ps.add(fld(".url"), "%q: %v", pg.URL, err)
+			}
+		}
+		if pg.Created != "" {
+			t, err := ParseTime(pg.Created)
+			if err != nil {
+				ps.add(fld(".created"), "%v", err)
+			}
+			pg.CreatedAt = t
+		}
+	}
+}
+
+// checkWebURL accepts an http or https address of one line.
+func checkWebURL(u string) error {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return errors.New("want an http:// or https:// address")
+	}
+	if strings.ContainsAny(u, " \t\n\r\x00") {
+		return errors.New("an address has no blanks or line breaks")
+	}
+	return nil
 }
 
 func (p *Project) validateLinks(ps *problems) {
@@ -818,9 +955,18 @@ func (p *Project) validateLinks(ps *problems) {
 	}
 }
 
+// checkFolder checks a folder the curator names as their own (path,
+// eps.path, eps.dir): absolute, or relative to the registry's folder,
+// climbing with ".." if need be; one line.
+func checkFolder(ps *problems, field, p string) {
+	if strings.ContainsAny(p, "\x00\n\r") {
+		ps.add(field, "%q is not a path", p)
+	}
+}
+
 // checkPath refuses a path of the registry that would leave its folder:
-// an absolute path, or one that climbs out with "..". Resolve and ReadFile
-// check the links on the way when the path is used.
+// an absolute path, or one that climbs out with "..". ReadFile checks the
+// links on the way when the path is used.
 func checkPath(ps *problems, field, p string) {
 	if p == "" {
 		return
@@ -867,14 +1013,19 @@ func contains(list []string, s string) bool {
 
 // ParseTime reads a date or a time as curators and proposals write them:
 // RFC 3339 ("2026-03-15T10:00:00Z"), an ISO date ("2026-03-15", taken at
-// 00:00 UTC), a PEP date ("24-Mar-2020") and a few common spellings.
+// 00:00 UTC; "2023-10-3" too, and in brackets), a year and month ("2019-04", a SLEP's), a PEP date
+// ("24-Mar-2020"), a JEP's "2024/01/15 10:30", Confluence's "Mar 04,
+// 2025", a file name's "20241206" and a few common spellings. Unicode
+// hyphens and dashes count as "-" (a DEP writes its dates with
+// non-breaking hyphens, U+2011).
 func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	s = strings.Trim(s, `"'`)
+	s = strings.Trim(s, `"'()`)
+	s = dashes.Replace(s)
 	for _, layout := range []string{
-		time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02",
-		"02-Jan-2006", "2-Jan-2006", "02-January-2006", "2006/01/02", "02 Jan 2006", "2 Jan 2006",
-		"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02.01.2006",
+		time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02", "2006-1-2",
+		"02-Jan-2006", "2-Jan-2006", "02-January-2006", "2006/01/02", "2006/01/02 15:04", "02 Jan 2006", "2 Jan 2006",
+		"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02.01.2006", "2006-01", "20060102",
 	} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), nil
@@ -882,6 +1033,9 @@ func ParseTime(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%q is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)", s)
 }
+
+// dashes maps the hyphens and dashes of Unicode to "-".
+var dashes = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2212", "-")
 
 // ID returns the display id of proposal number n ("PEP 617").
 func (e *EPSource) ID(n string) string {

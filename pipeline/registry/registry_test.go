@@ -140,9 +140,9 @@ func TestParseErrors(t *testing.T) {
 		}, "\n")},
 		{"eps problems", "projects:\n  - name: x\n    repo: o/r\n    language: Go\n    domain: d\n    eps:\n      kind: svn\n      glob: \"../*\"\n      format: docx\n      name: PEP\n      width: 13\n    links:\n      search:\n        patterns: [\"PEP\", '\"{n}\"']\n",
 			strings.Join([]string{
-				`p.yaml:7: projects[0].eps.kind: "svn": want one of git, github-issues, local`,
+				`p.yaml:7: projects[0].eps.kind: "svn": want one of git, github-issues, local, web`,
 				`p.yaml:8: projects[0].eps.glob: "../*": empty, '.' and '..' segments are not allowed`,
-				`p.yaml:9: projects[0].eps.format: "docx": want one of pep-rst, kep-yaml, rust-rfc, markdown (or leave it out to choose by extension)`,
+				`p.yaml:9: projects[0].eps.format: "docx": want one of pep-rst, rst, kep-yaml, rust-rfc, markdown, html, dokuwiki (or leave it out to choose by extension)`,
 				`p.yaml:10: projects[0].eps.name: "PEP" must hold {n} exactly once`,
 				"p.yaml:11: projects[0].eps.width: must be between 0 and 12, got 13",
 				`p.yaml:14: projects[0].links.search.patterns[0]: "PEP" must hold {n} exactly once`,
@@ -182,18 +182,31 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// The shipped registry is valid, and its entries are the paper's projects.
+// The shipped registry is valid, and its entries are the paper's projects
+// that issue 24 names (docs/projects.md says which four of the 29 are not
+// known): each with its GitHub repository and a search for its PRs, every
+// family of proposal source represented.
 func TestShippedRegistry(t *testing.T) {
 	r, err := Load("../../data/projects.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Names(); !reflect.DeepEqual(got, []string{"cpython", "kubernetes", "rust", "prometheus"}) {
+	want := []string{"cpython", "django", "scikit-learn", "numpy", "kubernetes", "rust", "cargo", "grpc", "prometheus", "presto",
+		"opentofu", "roslyn", "go", "jdk", "kafka", "flink", "php", "typescript", "ruff", "datafusion", "vitess", "aspnetcore",
+		"iceberg", "arrow", "duckdb"}
+	if got := r.Names(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("projects = %v", got)
 	}
+	formats := map[string]bool{}
 	for _, p := range r.Projects {
-		if p.Local() || p.Repo == "" || p.EPs.Kind != KindGit || p.Links.Search == nil {
-			t.Errorf("%s: not a GitHub project with a git EP source and a search", p.Name)
+		if p.Local() || p.Repo == "" || p.Links.Search == nil {
+			t.Errorf("%s: not a GitHub project with a search", p.Name)
+		}
+		formats[p.EPs.Kind+"/"+p.EPs.Format] = true
+	}
+	for _, f := range []string{"git/pep-rst", "git/rst", "git/", "git/kep-yaml", "git/rust-rfc", "git/markdown", "web/html", "web/dokuwiki", "github-issues/"} {
+		if !formats[f] {
+			t.Errorf("no project reads %s proposals", f)
 		}
 	}
 }

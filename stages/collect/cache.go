@@ -46,6 +46,9 @@ func (c *cache) get(name, what string, v any, fetch func() error) error {
 // could not finish): fetch says whether v is worth recording; one that is
 // not is asked again on the next run.
 func (c *cache) getFinal(name, what string, v any, fetch func() (final bool, err error)) error {
+	if c.dir == "" {
+		return fmt.Errorf("%s: %w, and no workspace was given to replay it from", what, ErrNotCached)
+	}
 	p := c.path(name)
 	err := workspace.ReadJSON(p, v)
 	if err == nil {

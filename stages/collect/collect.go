@@ -2,7 +2,9 @@
 // the projects registry into candidate EP-PR pairs in the workspace.
 //
 // For each project it reads the proposals from their source (files in a
-// git repository, GitHub issues with a label, or a local folder), links
+// git repository, GitHub issues with a label, a local folder, or web pages
+// saved by FetchPages), their metadata from the places the registry
+// declares or its format presets (metadata.go), links
 // each proposal to the PRs that implemented it (a curated list, or a
 // GitHub search for PRs whose title or body references it), and applies
 // the selection criteria to every EP-PR pair, cheapest first:
@@ -18,7 +20,9 @@
 // the funnel (<workspace>/collect/funnel.json); a kept pair becomes the
 // candidate <workspace>/candidates/<id>/ with candidate.json (EP and PR
 // metadata, per-criterion results with measured values) and the EP text
-// (ep.md or ep.rst); for a git EP source, the text as of the PR's merge.
+// (ep.md or ep.rst; for a web page or DokuWiki text, its Markdown
+// rendering); for a git EP source, the text as of the PR's merge. List
+// reads the sources the same way, offline, for "lolbench ep list".
 // What collection inferred rather than read (a PR date taken from git when
 // GitHub cannot be asked, an EP text older than the tip) is a note in
 // candidate.json, the pair's decision, the funnel and the log.
@@ -249,6 +253,7 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 	pr := &projectRun{s: s, env: env, ws: env.Workspace, reg: s.Registry, p: p, th: th,
 		cache: &cache{dir: dir, offline: s.Offline}, funnel: newProjectFunnel(p.Name, &th),
 		stale: map[string][]staleInfo{}, keptIDs: map[string]bool{}, fetchedN: map[int]bool{}}
+	defer pr.closeSources()
 	s.logf(env, "%s: collecting (thresholds: >= %d source LoC; >= %d changed lines in >= %d files, source share > %g; >= %d test files)",
 		p.Name, th.MinLoC, th.MinChangedLines, th.MinFiles, th.MinSourceShare, th.MinTestFiles)
 
@@ -302,6 +307,13 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 	sort.Strings(pr.funnel.Kept)
 	pr.funnel.Candidates = len(pr.funnel.Kept)
 	return pr.cache.store(FunnelFile, pr.funnel)
+}
+
+// closeSources releases the EP repository's open files.
+func (pr *projectRun) closeSources() {
+	if pr.epGit != nil && pr.epGit.close != nil {
+		pr.epGit.close()
+	}
 }
 
 // filterStatus applies eps.statuses (the "status" step).
@@ -461,6 +473,16 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	if err != nil {
 		return err
 	}
+	renderedFrom := ""
+	if pa.ep.Format.Rendered() {
+		// The candidate's ep.md is the page's Markdown rendering: the
+		// text the rules, the mapping and the task read.
+		doc, err := parseText(&pr.p.EPs, pa.ep.Format, text)
+		if err != nil {
+			return fmt.Errorf("%s: %w", pa.ep.Path, err)
+		}
+		text, renderedFrom = doc.Source, string(pa.ep.Format)
+	}
 	epURL := pa.ep.URL
 	if rev != "" && pr.epGit.repo != "" {
 		epURL = pr.epGit.blobURL(rev, pa.ep.Path)
@@ -469,7 +491,7 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 		ID: id, Project: pr.p.Name, Repo: pr.p.Repo, Language: pr.p.Language, Domain: pr.p.Domain,
 		RepoDir: pr.repoRel,
 		EP: pipeline.EPInfo{ID: pa.ep.ID, Title: pa.ep.Title, File: epFile(pa.ep.Format), Status: pa.ep.Status,
-			Created: pa.ep.Created, URL: epURL, Revision: rev},
+			Created: pa.ep.Created, URL: epURL, Revision: rev, RenderedFrom: renderedFrom, Fetched: pa.ep.Fetched},
 		PR: pipeline.PRInfo{Number: d.Number, Title: d.Title, Author: d.Author, URL: d.URL,
 			CreatedAt: d.CreatedAt, MergedAt: d.MergedAt, FirstCommit: d.FirstCommit,
 			BaseSHA: pa.base, HeadSHA: pa.head, MergeSHA: pa.merge},
@@ -488,6 +510,8 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	return dec("", "")
 }
 
+// epFile is the candidate's EP file: ep.rst for reStructuredText, ep.md
+// for Markdown and for the rendering of an HTML or DokuWiki page.
 func epFile(f ep.Format) string {
 	if f == ep.RST {
 		return "ep.rst"
@@ -802,6 +826,18 @@ func (pr *projectRun) fetchPR(ctx context.Context, d *prData) error {
 	return repos.Fetch(ctx, pr.repoDir, specs, pr.gitOptions())
 }
 
+// showPath names a folder in the funnel: one inside the workspace as
+// <workspace>/..., so that two copies of a workspace hold the same
+// funnel; any other as its absolute path.
+func (pr *projectRun) showPath(dir string) string {
+	if pr.ws != nil {
+		if rel, err := filepath.Rel(pr.ws.Root, dir); err == nil && filepath.IsLocal(rel) {
+			return "<workspace>/" + filepath.ToSlash(rel)
+		}
+	}
+	return dir
+}
+
 // softwareRepo makes the software repository ready: the local one of a
 // local project, or the clone under <workspace>/repos/<name>.
 func (pr *projectRun) softwareRepo(ctx context.Context) error {
@@ -817,6 +853,7 @@ func (pr *projectRun) softwareRepo(ctx context.Context) error {
 			return pr.reg.Errorf(pr.p.Field("path"), "%s is not a git repository: %v", dir, err)
 		}
 		pr.repoDir, pr.repoRel = dir, dir
+		pr.funnel.Software = "local repository " + pr.showPath(dir)
 		// A local repository inside the workspace is recorded relative to
 		// it, so that the workspace can move (shared storage, another
 		// machine) and two copies of it hold the same candidate.json.
@@ -837,6 +874,11 @@ func (pr *projectRun) softwareRepo(ctx context.Context) error {
 		return fmt.Errorf("project %s: %w", pr.p.Name, err)
 	}
 	pr.repoDir, pr.repoRel = dir, filepath.ToSlash(filepath.Join("repos", pr.p.Name))
+	what := pr.p.Repo
+	if what == "" {
+		what = url
+	}
+	pr.funnel.Software = fmt.Sprintf("clone of %s in %s", what, pr.showPath(dir))
 	return nil
 }
 

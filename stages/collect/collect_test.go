@@ -103,7 +103,7 @@ func runStage(ctx context.Context, t *testing.T, st *Stage, wsDir string) error 
 
 // The funnel of the widget project: every criterion drops the pair built to
 // fail it, with its reason, and only WEP 2 / #2 is kept.
-func wantFunnel(fx *fixture) *ProjectFunnel {
+func wantFunnel(t *testing.T, fx *fixture) *ProjectFunnel {
 	th := registry.Thresholds{MinLoC: 60, MinChangedLines: 40, MinFiles: 4, MinSourceShare: 0.5, MinTestFiles: 1}
 	row := func(step string, unit string, considered, dropped int) *Step {
 		return &Step{Step: step, Criterion: criterionNumber(step), Unit: unit, Considered: considered, Kept: considered - dropped, Dropped: dropped,
@@ -111,6 +111,8 @@ func wantFunnel(fx *fixture) *ProjectFunnel {
 	}
 	return &ProjectFunnel{
 		Project: "widget", Thresholds: &th, EPs: 10, Pairs: 9, Candidates: 1,
+		Proposals: "git <workspace>/repos/widget.eps at " + epRepoSHA(t, fx)[:12] + " (clone of acme/widget)",
+		Software:  "clone of acme/widget in <workspace>/repos/widget",
 		Steps: []*Step{
 			row(StepEPs, UnitEPs, 11, 1),
 			row(StepStatus, UnitEPs, 10, 1),
@@ -181,7 +183,7 @@ func TestCollectWidget(t *testing.T) {
 	if len(st.Funnel.Projects) != 1 {
 		t.Fatalf("funnel has %d projects", len(st.Funnel.Projects))
 	}
-	if got, want := st.Funnel.Projects[0], wantFunnel(fx); !reflect.DeepEqual(got, want) {
+	if got, want := st.Funnel.Projects[0], wantFunnel(t, fx); !reflect.DeepEqual(got, want) {
 		t.Errorf("funnel:\n got %s\nwant %s", mustJSON(got), mustJSON(want))
 	}
 
@@ -229,6 +231,8 @@ func TestCollectWidget(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTable := `widget: 10 EPs, 9 EP-PR pairs -> 1 candidate
+  proposals: git <workspace>/repos/widget.eps at ` + epRepoSHA(t, fx)[:12] + ` (clone of acme/widget)
+  software: clone of acme/widget in <workspace>/repos/widget
   #  step                   unit   considered  kept  dropped
      eps                    eps    11          10    1
      status                 eps    10          9     1

@@ -11,14 +11,19 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	gitcache "github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/goccy/go-yaml/ast"
 
 	"github.com/lolbench/lolbench/pipeline/ep"
@@ -41,12 +46,18 @@ type EP struct {
 	Status  string
 	Created time.Time
 	// CreatedFrom says where Created came from: "metadata", "git" (the
-	// first commit that added the file) or "issue".
+	// first commit that added the file), "issue" or "registry" (a web
+	// page's curated date).
 	CreatedFrom string
-	Path        string // in the repository or folder; "#N" for an issue
-	Format      ep.Format
-	Text        []byte
-	URL         string
+	// From names, per field (number, title, status, created), the place
+	// its value was read from ("field:Status", "file name").
+	From   map[string]string
+	Path   string // in the repository or folder; "#N" for an issue; a web page's saved file
+	Format ep.Format
+	Text   []byte
+	URL    string
+	// Fetched is when a web page was saved.
+	Fetched time.Time
 	// textPath is the file Text was read from: Path, or the text beside
 	// a kep.yaml.
 	textPath string
@@ -58,6 +69,10 @@ type rawEP struct {
 	content []byte
 	text    []byte // the proposal text when it is not content (kep.yaml)
 	textErr string
+	// A web page's entry in the registry, address and fetch time.
+	page    *registry.Page
+	url     string
+	fetched time.Time
 }
 
 // loadEPs reads the project's proposals and records the "eps" step:
@@ -77,10 +92,13 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 	case registry.KindGit:
 		git, err = pr.openGitSource(ctx)
 		if err == nil {
+			pr.epGit = git // closed when the project is done
 			raws, err = git.read(p.EPs)
 		}
 	case registry.KindGitHubIssues:
 		eps, err = pr.readIssues(ctx)
+	case registry.KindWeb:
+		raws, err = pr.readWeb()
 	default:
 		err = pr.reg.Errorf(p.Field("eps.kind"), "unknown kind %q", p.EPs.Kind)
 	}
@@ -104,7 +122,10 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 			if err := git.dateFromHistory(ctx, eps); err != nil {
 				return nil, err
 			}
-			pr.epGit = git
+			pr.funnel.Proposals = fmt.Sprintf("git %s at %s", pr.showPath(git.dir), git.commit.String()[:12])
+			if git.repo != "" {
+				pr.funnel.Proposals += " (clone of " + git.repo + ")"
+			}
 		}
 	} else {
 		pr.funnel.consider(StepEPs, len(eps))
@@ -143,6 +164,7 @@ func (pr *projectRun) readLocal() ([]rawEP, error) {
 	if err != nil {
 		return nil, err
 	}
+	pr.funnel.Proposals = "local folder " + pr.showPath(root)
 	st, err := os.Stat(root)
 	if err != nil || !st.IsDir() {
 		return nil, pr.reg.Errorf(pr.p.Field("eps.dir"), "%s is not a readable folder", root)
@@ -207,6 +229,31 @@ type gitSource struct {
 	// asOf needed it; lineEnd says it reached the first commit.
 	line    []*object.Commit
 	lineEnd bool
+	// close releases the repository's open pack files.
+	close func()
+}
+
+// openKeepingPacks opens a repository (a work tree's .git folder or a bare
+// one) whose pack files stay open while it is read: the history walk that
+// dates proposals reads thousands of trees, and go-git otherwise opens the
+// pack file again for every object.
+func openKeepingPacks(dir string) (*git.Repository, func(), error) {
+	gitDir := dir
+	if st, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if !st.IsDir() {
+			// A linked work tree: go-git follows its gitdir file.
+			r, err := git.PlainOpen(dir)
+			return r, func() {}, err
+		}
+		gitDir = filepath.Join(dir, ".git")
+	}
+	st := filesystem.NewStorageWithOptions(osfs.New(gitDir), gitcache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	r, err := git.Open(st, nil)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return r, func() { st.Close() }, nil
 }
 
 func (g *gitSource) blobURL(commit, p string) string {
@@ -225,6 +272,8 @@ func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
 			return nil, err
 		}
 		g.dir = dir
+	} else if pr.ws == nil {
+		return nil, pr.reg.Errorf(p.Field("eps"), "the proposals of %s are cloned into a workspace, and none was given; set eps.path to your clone, or give the workspace of an earlier lolbench collect", p.EPRepo())
 	} else {
 		g.dir = filepath.Join(pr.ws.Root, "repos", p.Name+".eps")
 		url := e.CloneURL
@@ -254,7 +303,7 @@ func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
 	if err != nil {
 		return nil, pr.reg.Errorf(p.Field("eps"), "proposals repository: %v", err)
 	}
-	if g.r, err = git.PlainOpen(g.dir); err != nil {
+	if g.r, g.close, err = openKeepingPacks(g.dir); err != nil {
 		return nil, fmt.Errorf("open %s: %w", g.dir, err)
 	}
 	g.commit = plumbing.NewHash(sha)
@@ -277,7 +326,10 @@ func (g *gitSource) read(e registry.EPSource) ([]rawEP, error) {
 		}
 		r := rawEP{path: f.Name}
 		var err error
-		if r.content, err = blob(&f.Blob); err != nil {
+		if f.Mode == filemode.Symlink {
+			// Its blob is the link's target, not a proposal.
+			r.textErr = "a symbolic link; only regular files are read"
+		} else if r.content, err = blob(&f.Blob); err != nil {
 			r.textErr = err.Error()
 		} else if e.Format == registry.FormatKEP {
 			tf, err := g.tree.File(path.Join(path.Dir(f.Name), kepText(&e)))
@@ -311,24 +363,56 @@ func blob(b *object.Blob) ([]byte, error) {
 }
 
 // dateFromHistory gives proposals without a created date the author date
-// of the oldest commit whose tree holds their file (Prometheus proposals
-// carry no date). A file renamed later is dated by the rename.
+// of the oldest commit that added their file (Prometheus proposals carry
+// no date). A file renamed with its content unchanged is followed to its
+// earlier path, as "git log --follow" follows an exact rename (Prometheus
+// renamed its proposals in 2025, keeping their text); a file renamed and
+// changed in one commit is dated by the rename.
+//
+// Each commit is compared with its first parent only in the folders that
+// hold a proposal, and a folder whose tree is unchanged is skipped: the
+// walk costs a few tree lookups per commit, not a listing.
 func (g *gitSource) dateFromHistory(ctx context.Context, eps []*EP) error {
-	pending := map[string]*EP{}
+	h := &history{names: map[string][]*EP{}, oldest: map[*EP]time.Time{}, blobs: map[plumbing.Hash]map[plumbing.Hash]string{},
+		trees: map[plumbing.Hash]map[string]object.TreeEntry{}}
 	for _, e := range eps {
 		if e.Created.IsZero() {
-			pending[e.Path] = e
+			h.names[e.Path] = append(h.names[e.Path], e)
 		}
 	}
-	if len(pending) == 0 {
+	if len(h.names) == 0 {
 		return nil
 	}
-	it, err := g.r.Log(&git.LogOptions{From: g.commit})
+	// A rename is found at the commit that made it, and the earlier path
+	// is dated by older commits. The walk goes newest first, so that it
+	// usually meets the rename first; a branch merged later can still
+	// hold it past commits already seen, so the walk is repeated for the
+	// paths found in the last one, a few times at most.
+	for pass := 0; pass < maxRenamePasses && len(h.names) > 0; pass++ {
+		found := map[string][]*EP{}
+		h.found = found
+		if err := g.walkHistory(ctx, h); err != nil {
+			return err
+		}
+		h.names = found
+	}
+	for e, t := range h.oldest {
+		e.Created, e.CreatedFrom = t.UTC(), FromGit
+		e.From["created"] = FromGit
+	}
+	return nil
+}
+
+// maxRenamePasses bounds the walks that follow renames found late.
+const maxRenamePasses = 4
+
+// walkHistory visits every commit from the source's commit, newest first.
+func (g *gitSource) walkHistory(ctx context.Context, h *history) error {
+	it, err := g.r.Log(&git.LogOptions{From: g.commit, Order: git.LogOrderCommitterTime})
 	if err != nil {
 		return fmt.Errorf("%s: history: %w", g.dir, err)
 	}
 	defer it.Close()
-	oldest := map[string]time.Time{}
 	n := 0
 	err = it.ForEach(func(c *object.Commit) error {
 		if err := ctx.Err(); err != nil {
@@ -337,28 +421,154 @@ func (g *gitSource) dateFromHistory(ctx context.Context, eps []*EP) error {
 		if n++; n > maxHistoryWalk {
 			return errStopWalk
 		}
-		tree, err := c.Tree()
-		if err != nil {
-			return err
-		}
-		for p := range pending {
-			if _, err := tree.FindEntry(p); err == nil {
-				if t, ok := oldest[p]; !ok || c.Author.When.Before(t) {
-					oldest[p] = c.Author.When
-				}
-			}
-		}
-		return nil
+		return h.visit(g.r, c)
 	})
 	if err != nil && !errors.Is(err, errStopWalk) {
 		return fmt.Errorf("%s: history: %w", g.dir, err)
 	}
-	for p, e := range pending {
-		if t, ok := oldest[p]; ok {
-			e.Created, e.CreatedFrom = t.UTC(), "git"
+	return nil
+}
+
+// history is the state of dateFromHistory's walk.
+type history struct {
+	names  map[string][]*EP // the paths this walk dates, and whose they are
+	found  map[string][]*EP // earlier paths found by this walk, for the next one
+	oldest map[*EP]time.Time
+	blobs  map[plumbing.Hash]map[plumbing.Hash]string // tree -> blob -> a path holding it
+	// trees holds the entries of the folders read lately, by tree hash: a
+	// commit and its parent share most of them.
+	trees map[plumbing.Hash]map[string]object.TreeEntry
+}
+
+// maxCachedTrees bounds history.trees; past it the cache starts over.
+const maxCachedTrees = 4096
+
+// visit finds the tracked files commit c added (against its first
+// parent), dates them, and follows exact renames to the earlier path.
+func (h *history) visit(r *git.Repository, c *object.Commit) error {
+	var parent plumbing.Hash
+	if len(c.ParentHashes) > 0 {
+		pc, err := r.CommitObject(c.ParentHashes[0])
+		switch {
+		case err == nil:
+			parent = pc.TreeHash
+		case !errors.Is(err, plumbing.ErrObjectNotFound): // a shallow clone ends here
+			return err
+		}
+	}
+	byDir := map[string][]string{}
+	for p := range h.names {
+		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+	}
+	for dir, paths := range byDir {
+		nowHash, now, err := h.folder(r, c.TreeHash, dir)
+		if err != nil || now == nil {
+			continue
+		}
+		var before map[string]object.TreeEntry
+		if !parent.IsZero() {
+			beforeHash, m, err := h.folder(r, parent, dir)
+			if err != nil || beforeHash == nowHash {
+				continue // nothing changed in this folder
+			}
+			before = m
+		}
+		for _, p := range paths {
+			entry, ok := now[path.Base(p)]
+			if !ok || !entry.Mode.IsFile() {
+				continue
+			}
+			if old, ok := before[path.Base(p)]; ok && old.Mode.IsFile() {
+				continue // not added here
+			}
+			eps := h.names[p]
+			for _, e := range eps {
+				if t, ok := h.oldest[e]; !ok || c.Author.When.Before(t) {
+					h.oldest[e] = c.Author.When
+				}
+			}
+			if parent.IsZero() || entry.Hash == emptyBlob {
+				continue
+			}
+			ptree, err := r.TreeObject(parent)
+			if err != nil {
+				continue
+			}
+			if old := h.blobIndex(ptree)[entry.Hash]; old != "" {
+				// The earlier path (which may be another proposal's
+				// too) is dated in this walk from here on, and in the
+				// next one, for the commits seen already.
+				for _, e := range eps {
+					if !slices.Contains(h.names[old], e) {
+						h.names[old] = append(h.names[old], e)
+						h.found[old] = append(h.found[old], e)
+					}
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// folder returns the tree hash and the entries of the folder dir of the
+// tree root; no entries when there is no such folder.
+func (h *history) folder(r *git.Repository, root plumbing.Hash, dir string) (plumbing.Hash, map[string]object.TreeEntry, error) {
+	hash := root
+	entries, err := h.entries(r, root)
+	if err != nil || dir == "." {
+		return hash, entries, err
+	}
+	for _, seg := range strings.Split(dir, "/") {
+		e, ok := entries[seg]
+		if !ok || e.Mode != filemode.Dir {
+			return plumbing.ZeroHash, nil, nil
+		}
+		hash = e.Hash
+		if entries, err = h.entries(r, e.Hash); err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+	}
+	return hash, entries, nil
+}
+
+// entries returns a tree's entries by name, decoded once.
+func (h *history) entries(r *git.Repository, hash plumbing.Hash) (map[string]object.TreeEntry, error) {
+	if m, ok := h.trees[hash]; ok {
+		return m, nil
+	}
+	t, err := r.TreeObject(hash)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]object.TreeEntry, len(t.Entries))
+	for _, e := range t.Entries {
+		m[e.Name] = e
+	}
+	if len(h.trees) >= maxCachedTrees {
+		h.trees = map[plumbing.Hash]map[string]object.TreeEntry{}
+	}
+	h.trees[hash] = m
+	return m, nil
+}
+
+// emptyBlob is the hash of the empty file, which every empty file shares:
+// it says nothing of where a file came from.
+var emptyBlob = plumbing.NewHash("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
+
+// blobIndex maps the blobs of a tree to a path holding each.
+func (h *history) blobIndex(tree *object.Tree) map[plumbing.Hash]string {
+	if index, ok := h.blobs[tree.Hash]; ok {
+		return index
+	}
+	index := map[plumbing.Hash]string{}
+	tree.Files().ForEach(func(f *object.File) error {
+		if _, seen := index[f.Hash]; !seen {
+			index[f.Hash] = f.Name
+		}
+		return nil
+	})
+	h.blobs[tree.Hash] = index
+	return index
 }
 
 var errStopWalk = errors.New("stop")
@@ -488,6 +698,7 @@ func (pr *projectRun) readIssues(ctx context.Context) ([]*EP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("project %s: %w", pr.p.Name, err)
 	}
+	pr.funnel.Proposals = fmt.Sprintf("GitHub issues of %s labelled %q", repo, e.Label)
 	eps := make([]*EP, 0, len(issues))
 	for _, is := range issues {
 		n := fmt.Sprint(is.Number)
@@ -497,99 +708,149 @@ func (pr *projectRun) readIssues(ctx context.Context) ([]*EP, error) {
 		}
 		eps = append(eps, &EP{
 			Number: n, ID: e.ID(n), Title: oneLine(is.Title), Status: is.State, Created: is.CreatedAt,
-			CreatedFrom: "issue", Path: "#" + n, Format: ep.Markdown, Text: []byte(text), URL: is.URL,
+			CreatedFrom: FromIssue, Path: "#" + n, Format: ep.Markdown, Text: []byte(text), URL: is.URL,
+			From: map[string]string{"number": FromIssue, "title": FromIssue, "status": FromIssue, "created": FromIssue},
 		})
 	}
 	return eps, nil
 }
 
-// parseEP reads a proposal's metadata; a non-empty reason says why the file
-// is not a usable proposal.
+// formatOf is the metadata format of a file: the source's, else the one
+// its extension names.
+func formatOf(src *registry.EPSource, p string) string {
+	if src.Format != "" {
+		return src.Format
+	}
+	if src.Kind == registry.KindWeb {
+		return registry.FormatHTML
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".rst", ".txt":
+		return registry.FormatPEP
+	case ".md", ".markdown":
+		return registry.FormatMarkdown
+	case ".html", ".htm":
+		return registry.FormatHTML
+	case ".dokuwiki":
+		return registry.FormatDokuWiki
+	}
+	return ""
+}
+
+// textFormat is the markup of a metadata format's proposal text.
+func textFormat(format string) ep.Format {
+	switch format {
+	case registry.FormatPEP, registry.FormatRST:
+		return ep.RST
+	case registry.FormatHTML:
+		return ep.HTML
+	case registry.FormatDokuWiki:
+		return ep.DokuWiki
+	}
+	return ep.Markdown
+}
+
+// parseEP reads a proposal's metadata from the places the source declares
+// or its format presets (registry.Declared); a non-empty reason says why
+// the file is not a usable proposal.
 func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	if r.textErr != "" {
 		return nil, "unreadable: " + r.textErr
 	}
-	format := src.Format
+	format := formatOf(src, r.path)
 	if format == "" {
-		switch strings.ToLower(path.Ext(r.path)) {
-		case ".rst", ".txt":
-			format = registry.FormatPEP
-		case ".md", ".markdown":
-			format = registry.FormatMarkdown
-		default:
-			return nil, fmt.Sprintf("cannot tell the format of %s; set eps.format", r.path)
-		}
+		return nil, fmt.Sprintf("cannot tell the format of %s; set eps.format", r.path)
 	}
-	e := &EP{Path: r.path, Text: r.content, Format: ep.Markdown, textPath: r.path}
-	var meta map[string]string
-	switch format {
-	case registry.FormatPEP:
-		e.Format = ep.RST
-		doc, err := ep.Parse(r.content, ep.RST)
+	e := &EP{Path: r.path, Text: r.content, Format: textFormat(format), textPath: r.path,
+		From: map[string]string{}, URL: r.url, Fetched: r.fetched}
+	s := &sources{path: r.path, raw: r.content}
+	var doc *ep.Document
+	if format == registry.FormatKEP {
+		meta, err := topScalars(r.content)
 		if err != nil {
 			return nil, err.Error()
 		}
-		meta = doc.Metadata
-		e.Number = lookup(meta, src.IDKey, "pep")
-		if e.Title = lookup(meta, "title"); e.Title == "" {
-			e.Title = firstTitle(doc)
-		}
-	case registry.FormatMarkdown:
-		doc, err := ep.Parse(r.content, ep.Markdown)
-		if err != nil {
-			return nil, err.Error()
-		}
-		meta = doc.Metadata
-		e.Number = lookup(meta, src.IDKey, "id", "number")
-		if e.Title = lookup(meta, "title"); e.Title == "" {
-			e.Title = firstTitle(doc)
-		}
-	case registry.FormatKEP:
-		var err error
-		if meta, err = topScalars(r.content); err != nil {
-			return nil, err.Error()
-		}
+		s.header = meta
 		e.Text, e.textPath = r.text, path.Join(path.Dir(r.path), kepText(src))
 		if !utf8.Valid(r.text) {
 			return nil, "the proposal text is not valid UTF-8"
 		}
-		e.Number = lookup(meta, src.IDKey, "kep-number")
-		e.Title = lookup(meta, "title")
-	case registry.FormatRustRFC:
-		if !utf8.Valid(r.content) {
-			return nil, "not valid UTF-8"
+		s.text = r.text
+	} else {
+		var err error
+		if doc, err = parseText(src, e.Format, r.content); err != nil {
+			return nil, err.Error()
 		}
-		meta = rustHeader(r.content)
-		e.Number = lookup(meta, src.IDKey)
-		e.Title = strings.Trim(lookup(meta, "feature name"), "`' ")
-	default:
-		return nil, fmt.Sprintf("unknown format %q", format)
+		s.header, s.text = doc.Metadata, doc.Source
 	}
-	if e.Number == "" {
-		e.Number = numberFromPath(r.path)
+	value := func(field string) string {
+		v, from := s.lookup(src.Places(field, format))
+		if v != "" {
+			e.From[field] = from
+		}
+		return v
+	}
+
+	if r.page != nil {
+		// A web page's number is the registry's; one the page says
+		// otherwise is a mistake in the list.
+		e.Number, e.From["number"] = r.page.EP.Canonical(), FromRegistry
+		if said := registry.CanonicalNumber(value("number")); said != "" && said != e.Number {
+			return nil, fmt.Sprintf("the page says it is %s, the registry lists it as %s", src.ID(said), src.ID(e.Number))
+		}
+		e.From["number"] = FromRegistry
+	} else if e.Number = value("number"); e.Number == "" && len(src.Metadata.Number) == 0 {
+		// Declared places say where the number is; only a format's
+		// preset falls back to the digits of the file name.
+		if e.Number = numberFromPath(r.path); e.Number != "" {
+			e.From["number"] = FromFileName
+		}
 	}
 	e.Number = registry.CanonicalNumber(strings.TrimSpace(e.Number))
 	if e.Number == "" || !validNumber.MatchString(e.Number) {
 		return nil, fmt.Sprintf("no proposal number in the metadata or the file name of %s", r.path)
 	}
 	e.ID = src.ID(e.Number)
-	if e.Title == "" || strings.EqualFold(e.Title, "n/a") {
-		if format == registry.FormatKEP {
+
+	if e.Title = value("title"); e.Title == "" || strings.EqualFold(e.Title, "n/a") {
+		delete(e.From, "title")
+		if e.Title = firstTitle(doc); e.Title != "" {
+			e.From["title"] = FromHeading
+		} else if format == registry.FormatKEP {
 			e.Title = titleFromPath(path.Dir(r.path)) // keps/sig-x/1287-in-place-update/kep.yaml
 		} else {
 			e.Title = titleFromPath(r.path)
 		}
+		if _, ok := e.From["title"]; !ok && e.Title != "" {
+			e.From["title"] = FromFileName
+		}
 	}
-	e.Title = oneLine(e.Title)
-	e.Status = oneLine(lookup(meta, "status"))
-	if created := lookup(meta, "created", "creation-date", "start date", "start-date", "date"); created != "" {
+	e.Title = oneLine(strings.Trim(e.Title, "`' "))
+	e.Status = oneLine(value("status"))
+	if created := value("created"); created != "" {
 		t, err := registry.ParseTime(created)
 		if err != nil {
-			return nil, fmt.Sprintf("created date: %v", err)
+			return nil, fmt.Sprintf("created date (%s): %v", e.From["created"], err)
 		}
 		e.Created, e.CreatedFrom = t, "metadata"
+	} else if r.page != nil && !r.page.CreatedAt.IsZero() {
+		e.Created, e.CreatedFrom = r.page.CreatedAt, FromRegistry
+		e.From["created"] = FromRegistry
 	}
 	return e, ""
+}
+
+// parseText parses a proposal's text in its markup, an HTML page with the
+// source's profile.
+func parseText(src *registry.EPSource, f ep.Format, content []byte) (*ep.Document, error) {
+	if f == ep.HTML {
+		profile, err := ep.ParseProfile(src.Profile)
+		if err != nil {
+			return nil, err
+		}
+		return ep.ParseHTML(content, profile)
+	}
+	return ep.Parse(content, f)
 }
 
 var validNumber = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
@@ -611,6 +872,9 @@ func lookup(meta map[string]string, keys ...string) string {
 }
 
 func firstTitle(doc *ep.Document) string {
+	if doc == nil {
+		return ""
+	}
 	for _, s := range doc.Sections {
 		if s.Title != "" {
 			return s.Title
@@ -638,31 +902,6 @@ func titleFromPath(p string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-var rustField = regexp.MustCompile(`^\s*[-*]\s*([A-Za-z][A-Za-z ]{0,40}):\s*(.*)$`)
-
-// rustHeader reads the leading "- Key: value" lines of a Rust RFC.
-func rustHeader(src []byte) map[string]string {
-	meta := map[string]string{}
-	for i, line := range strings.Split(string(src), "\n") {
-		if i > 40 {
-			break
-		}
-		line = strings.TrimRight(line, "\r")
-		if strings.TrimSpace(line) == "" {
-			if len(meta) > 0 {
-				break
-			}
-			continue
-		}
-		m := rustField.FindStringSubmatch(line)
-		if m == nil {
-			break
-		}
-		meta[strings.ToLower(strings.TrimSpace(m[1]))] = strings.TrimSpace(m[2])
-	}
-	return meta
-}
 
 // topScalars reads the top-level scalar keys of a YAML mapping (kep.yaml).
 // Only scalars are read, so aliases never expand; the YAML passes

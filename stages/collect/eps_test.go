@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"maps"
 	"testing"
 	"time"
 
@@ -38,7 +39,7 @@ func TestParseEP(t *testing.T) {
 		{"no number anywhere", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "peps/template.rst", content: []byte("Title\n=====\n")},
 			EP{}, "no proposal number in the metadata or the file name of peps/template.rst"},
 		{"bad date", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "pep-1.rst", content: []byte("PEP: 1\nCreated: someday\n\nText\n")},
-			EP{}, `created date: "someday" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)`},
+			EP{}, `created date (header:Created): "someday" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)`},
 		{"invalid UTF-8", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "pep-1.rst", content: []byte("PEP: 1\n\n\xff\xfe\n")},
 			EP{}, "line 3: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 		{"kep without its text", registry.EPSource{Name: "KEP-{n}", Format: registry.FormatKEP},
@@ -53,19 +54,126 @@ func TestParseEP(t *testing.T) {
 			EP{Number: "7", ID: "KEP-7", Title: "x", Format: ep.Markdown}, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, reason := parseEP(&tt.src, tt.raw)
-			if reason != tt.reason {
-				t.Fatalf("reason = %q, want %q", reason, tt.reason)
-			}
-			if reason != "" {
-				return
-			}
-			got.Text, got.Path = nil, ""
-			if got.Number != tt.want.Number || got.ID != tt.want.ID || got.Title != tt.want.Title || got.Status != tt.want.Status ||
-				!got.Created.Equal(tt.want.Created) || got.CreatedFrom != tt.want.CreatedFrom || got.Format != tt.want.Format {
-				t.Fatalf("got %+v\nwant %+v", *got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseEP(t, &tt.src, tt.raw, tt.want, nil, tt.reason) })
+	}
+}
+
+// checkParseEP parses raw and compares the proposal's fields (Text and
+// Path aside), and where the fields came from unless from is nil, or the
+// reason it was dropped.
+func checkParseEP(t *testing.T, src *registry.EPSource, raw rawEP, want EP, from map[string]string, wantReason string) {
+	t.Helper()
+	got, reason := parseEP(src, raw)
+	if reason != wantReason {
+		t.Fatalf("reason = %q, want %q", reason, wantReason)
+	}
+	if reason != "" {
+		return
+	}
+	got.Text, got.Path = nil, ""
+	if got.Number != want.Number || got.ID != want.ID || got.Title != want.Title || got.Status != want.Status ||
+		!got.Created.Equal(want.Created) || got.CreatedFrom != want.CreatedFrom || got.Format != want.Format {
+		t.Fatalf("got %+v\nwant %+v", *got, want)
+	}
+	if from != nil && !maps.Equal(got.From, from) {
+		t.Fatalf("from = %v\nwant %v", got.From, from)
+	}
+}
+
+// TestParseEPFamilies reads one proposal of every family the paper's
+// projects use (docs/projects.md shows their registry entries), shaped
+// like the real files, and checks every field and where it came from.
+func TestParseEPFamilies(t *testing.T) {
+	date := func(s string) time.Time { t, _ := registry.ParseTime(s); return t }
+	dep := "=============================\nDEP 0014: Background workers\n=============================\n\n:DEP: 0014\n:Author: A. Author\n:Implementation Team: A. Author\n:Status: Accepted\n:Type: Feature\n:Created: 2024\u201102\u201107\n\n.. contents:: Table of Contents\n   :depth: 3\n\nAbstract\n========\n\nText.\n"
+	slep := ".. _slep_006:\n\n=================\nSLEP006: Routing\n=================\n\n:Author: A. Author,\n         B. Author\n:Status: Withdrawn (superseded by :ref:`SLEP007 <slep_007>`)\n:Type: Standards Track\n:Created: 2019-04\n\nAbstract\n########\n"
+	grfc := "A27: xDS-Based Global Load Balancing\n----\n* Author(s): A. Author\n* Approver: b\n* Status: Implemented\n* Implemented in: C-core, Java, Go\n* Last updated: 2021-01-20\n* Discussion at: https://groups.google.com/g/grpc-io/c/x\n\n## Abstract\n\nText.\n"
+	prom := "## Proposal IDs\n\n* **Owners:**\n  * `@someone`\n\n* **Implementation Status:** `Implemented`\n\n* **Related Issues and PRs:**\n  * https://github.com/prometheus/proposals/issues/51\n\n## Why\n"
+	promNested := "# Secure cluster traffic\n\n* **Owners:**\n  * Someone\n\n* **Implementation Status:**\n  * Partially implemented\n\n## Status Quo\n"
+	csharp := "# Primary constructors\n\n[!INCLUDE[Specletdisclaimer](../speclet-disclaimer.md)]\n\nChampion issue: <https://github.com/dotnet/csharplang/issues/2691>\n\n## Summary\n"
+	tofu := "# OpenTofu Providers and Modules from OCI Registries\n\nIssue: https://github.com/opentofu/opentofu/issues/308\n\n## Background\n"
+	jep := "<html><head><title>JEP 9001: Scoped Widget Pools</title></head><body><div id=main><h1>JEP 9001: Scoped Widget Pools</h1><table class=head><tr><th>Owner</th><td>A. Author</td></tr><tr><th>Status</th><td>Closed&#8201;/&#8201;Delivered</td></tr><tr><th>Created</th><td>2024/01/15 10:30</td></tr></table><h2>Summary</h2><p>x</p></div><div id=sidebar><h2>Nav</h2></div></body></html>"
+	kip := "<html><body><div id=main><h1 id=title-heading><span id=title-text>KIP-9100: Tiered Offsets</span></h1><div class=page-metadata>Created by A. Author, last modified on Mar 04, 2025</div><div id=main-content class=wiki-content><h1>Status</h1><p><strong>Current state</strong>: Accepted</p><p><strong>JIRA</strong>: <a href='https://issues.example.org/browse/KAFKA-99100'>KAFKA-99100</a></p><h1>Motivation</h1><p>x</p></div></div></body></html>"
+	php := "====== PHP RFC: Sealed Enum Cases ======\n  * Version: 0.3\n  * Date: 2024-02-19\n  * Author: A. Author\n  * Status: Implemented\n\n===== Introduction =====\n\nText.\n"
+	web := func(n string, created string) *registry.Page {
+		pg := &registry.Page{EP: registry.Number(n)}
+		pg.CreatedAt = date(created)
+		return pg
+	}
+	tests := []struct {
+		name   string
+		src    registry.EPSource
+		raw    rawEP
+		want   EP // Text and Path are not compared
+		from   map[string]string
+		reason string
+	}{
+		{"DEP: a field list after the title, dates with non-breaking hyphens",
+			registry.EPSource{Name: "DEP {n}", Format: registry.FormatRST, Metadata: registry.Declared{Number: []string{"field:DEP"}}},
+			rawEP{path: "final/0014-background-workers.rst", content: []byte(dep)},
+			EP{Number: "14", ID: "DEP 14", Title: "DEP 0014: Background workers", Status: "Accepted", Created: date("2024-02-07"), CreatedFrom: "metadata", Format: ep.RST},
+			map[string]string{"number": "field:DEP", "title": FromHeading, "status": "field:Status", "created": "field:Created"}, ""},
+		{"SLEP: number from the folder, a continued field, a year and month",
+			registry.EPSource{Name: "SLEP {n}", Format: registry.FormatRST},
+			rawEP{path: "slep006/proposal.rst", content: []byte(slep)},
+			EP{Number: "6", ID: "SLEP 6", Title: "SLEP006: Routing", Status: "Withdrawn (superseded by :ref:`SLEP007 <slep_007>`)", Created: date("2019-04-01"), CreatedFrom: "metadata", Format: ep.RST},
+			map[string]string{"number": FromFileName, "title": FromHeading, "status": "field:Status", "created": "field:Created"}, ""},
+		{"gRFC: bullets, a lettered number from the file name, no created date",
+			registry.EPSource{Name: "gRFC {n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{
+				Number: []string{`path:^([AGLP][0-9]+)-`}, Status: []string{"bullet:Status"}}},
+			rawEP{path: "A27-xds-global-load-balancing.md", content: []byte(grfc)},
+			EP{Number: "A27", ID: "gRFC A27", Title: "A27: xDS-Based Global Load Balancing", Status: "Implemented", Format: ep.Markdown},
+			map[string]string{"number": `path:^([AGLP][0-9]+)-`, "title": FromHeading, "status": "bullet:Status"}, ""},
+		{"Prometheus: bold bullets, the value in code",
+			registry.EPSource{Name: "PROM-{n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{Status: []string{"bullet:Implementation Status", "bullet:Implementation"}}},
+			rawEP{path: "proposals/0053-proposal-ids.md", content: []byte(prom)},
+			EP{Number: "53", ID: "PROM-53", Title: "Proposal IDs", Status: "Implemented", Format: ep.Markdown},
+			map[string]string{"number": FromFileName, "title": FromHeading, "status": "bullet:Implementation Status"}, ""},
+		{"Prometheus: the value one line down, nested",
+			registry.EPSource{Name: "PROM-{n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{Status: []string{"bullet:Implementation Status"}}},
+			rawEP{path: "proposals/0002-am-secure-cluster.md", content: []byte(promNested)},
+			EP{Number: "2", ID: "PROM-2", Title: "Secure cluster traffic", Status: "Partially implemented", Format: ep.Markdown},
+			map[string]string{"number": FromFileName, "title": FromHeading, "status": "bullet:Implementation Status"}, ""},
+		{"C# proposal: the champion issue is the number, the folder the status",
+			registry.EPSource{Name: "csharplang#{n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{
+				Number: []string{`regex:Champion issue: <?https://github\.com/dotnet/csharplang/issues/([0-9]+)`},
+				Status: []string{`path:^proposals/([^/]+)/`}}},
+			rawEP{path: "proposals/csharp-12.0/primary-constructors.md", content: []byte(csharp)},
+			EP{Number: "2691", ID: "csharplang#2691", Title: "Primary constructors", Status: "csharp-12.0", Format: ep.Markdown},
+			map[string]string{"number": `regex:Champion issue: <?https://github\.com/dotnet/csharplang/issues/([0-9]+)`, "title": FromHeading, "status": `path:^proposals/([^/]+)/`}, ""},
+		{"OpenTofu RFC: the issue is the number, the file name the date",
+			registry.EPSource{Name: "RFC #{n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{
+				Number:  []string{`regex:(?m)^Issue: https://github\.com/opentofu/opentofu/issues/([0-9]+)`},
+				Created: []string{`path:^rfc/([0-9]{8})-`}}},
+			rawEP{path: "rfc/20241206-oci-registries.md", content: []byte(tofu)},
+			EP{Number: "308", ID: "RFC #308", Title: "OpenTofu Providers and Modules from OCI Registries", Created: date("2024-12-06"), CreatedFrom: "metadata", Format: ep.Markdown},
+			map[string]string{"number": `regex:(?m)^Issue: https://github\.com/opentofu/opentofu/issues/([0-9]+)`, "title": FromHeading, "created": `path:^rfc/([0-9]{8})-`}, ""},
+		{"JEP page: title and header table",
+			registry.EPSource{Name: "JEP {n}", Kind: registry.KindWeb, Format: registry.FormatHTML},
+			rawEP{path: "9001.html", content: []byte(jep), page: web("9001", "")},
+			EP{Number: "9001", ID: "JEP 9001", Title: "Scoped Widget Pools", Status: "Closed / Delivered", Created: date("2024-01-15T10:30:00Z"), CreatedFrom: "metadata", Format: ep.HTML},
+			map[string]string{"number": FromRegistry, "title": "header:Title", "status": "header:Status", "created": "header:Created"}, ""},
+		{"KIP page: the status line; a modified page's date is no created date, the registry's is",
+			registry.EPSource{Name: "KIP-{n}", Kind: registry.KindWeb, Format: registry.FormatHTML},
+			rawEP{path: "9100.html", content: []byte(kip), page: web("9100", "2025-01-10")},
+			EP{Number: "9100", ID: "KIP-9100", Title: "Tiered Offsets", Status: "Accepted", Created: date("2025-01-10"), CreatedFrom: FromRegistry, Format: ep.HTML},
+			map[string]string{"number": FromRegistry, "title": "header:Title", "status": "header:Current state", "created": FromRegistry}, ""},
+		{"a page the registry lists under another number",
+			registry.EPSource{Name: "JEP {n}", Kind: registry.KindWeb, Format: registry.FormatHTML},
+			rawEP{path: "9002.html", content: []byte(jep), page: web("9002", "")},
+			EP{}, nil, "the page says it is JEP 9001, the registry lists it as JEP 9002"},
+		{"PHP RFC: DokuWiki bullets",
+			registry.EPSource{Name: "PHP RFC {n}", Kind: registry.KindWeb, Format: registry.FormatDokuWiki},
+			rawEP{path: "sealed_enum_cases.dokuwiki", content: []byte(php), page: web("sealed_enum_cases", "")},
+			EP{Number: "sealed_enum_cases", ID: "PHP RFC sealed_enum_cases", Title: "Sealed Enum Cases", Status: "Implemented", Created: date("2024-02-19"), CreatedFrom: "metadata", Format: ep.DokuWiki},
+			map[string]string{"number": FromRegistry, "title": "header:Title", "status": "header:Status", "created": "header:Date"}, ""},
+		{"a table row",
+			registry.EPSource{Name: "X {n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{Status: []string{"table:State"}}},
+			rawEP{path: "7-x.md", content: []byte("# X\n\n| Field | Value |\n|---|---|\n| State | **Draft** |\n")},
+			EP{Number: "7", ID: "X 7", Title: "X", Status: "Draft", Format: ep.Markdown},
+			map[string]string{"number": FromFileName, "title": FromHeading, "status": "table:State"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkParseEP(t, &tt.src, tt.raw, tt.want, tt.from, tt.reason) })
 	}
 }

@@ -19,7 +19,7 @@ func TestCollectPRNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := st.Funnel.Projects[0]
-	want := wantFunnel(fx)
+	want := wantFunnel(t, fx)
 	want.Candidates, want.Kept = 0, nil
 	want.Steps[4].Dropped, want.Steps[4].Kept = 2, 4 // ep-predates-pr
 	for _, s := range want.Steps[5:9] {

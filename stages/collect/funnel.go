@@ -57,10 +57,15 @@ type Funnel struct {
 type ProjectFunnel struct {
 	Project    string               `json:"project"`
 	Thresholds *registry.Thresholds `json:"thresholds,omitempty"`
-	EPs        int                  `json:"eps"`
-	Pairs      int                  `json:"pairs"`
-	Candidates int                  `json:"candidates"`
-	Steps      []*Step              `json:"steps"`
+	// Proposals and Software say where they were read, folders resolved
+	// ("git /home/me/src/peps at 1a2b3c4d5e6f"): a registry's path,
+	// eps.path and eps.dir may name folders anywhere (not in the total).
+	Proposals  string  `json:"proposals,omitempty"`
+	Software   string  `json:"software,omitempty"`
+	EPs        int     `json:"eps"`
+	Pairs      int     `json:"pairs"`
+	Candidates int     `json:"candidates"`
+	Steps      []*Step `json:"steps"`
 	// Dropped names every dropped proposal or pair with its step and
 	// reason (not in the total).
 	Dropped []Drop `json:"dropped,omitempty"`
@@ -234,6 +239,12 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "%s: %s %s, %s %s -> %s %s\n", p.Project,
 			Comma(p.EPs), plural(p.EPs, "EP", "EPs"), Comma(p.Pairs), plural(p.Pairs, "EP-PR pair", "EP-PR pairs"),
 			Comma(p.Candidates), plural(p.Candidates, "candidate", "candidates"))
+		if p.Proposals != "" {
+			fmt.Fprintf(w, "  proposals: %s\n", p.Proposals)
+		}
+		if p.Software != "" {
+			fmt.Fprintf(w, "  software: %s\n", p.Software)
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  #\tstep\tunit\tconsidered\tkept\tdropped")
 		for _, s := range p.Steps {

@@ -1,0 +1,130 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/lolbench/lolbench/pipeline/ep"
+)
+
+// List reads a git source offline and says, for every proposal, where each
+// field came from, and for every file left out, why. A file renamed with
+// its text unchanged (and its old path kept as a pointer, as Prometheus
+// did) is dated by the commit that first added the text.
+func TestList(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "proposals")
+	r, err := git.PlainInit(repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := func(d int) time.Time { return time.Date(2025, 1, d, 10, 0, 0, 0, time.UTC) }
+	widgets := "# Widgets\n\n* **Implementation Status:** `Implemented`\n\nText.\n"
+	commitAt(t, r, repo, map[string]string{"p/2024-01-05-widgets.md": widgets, "p/README.md": "# Proposals\n"}, day(2), day(2))
+	commitAt(t, r, repo, map[string]string{
+		"p/2024-01-05-widgets.md": "> moved to 0007-widgets.md\n",
+		"p/0007-widgets.md":       widgets,
+		"p/0008-gadgets.md":       "# Gadgets\n\n* Status: Implemented\n* Created: 2024-12-01\n",
+	}, day(20), day(20))
+	if err := os.Symlink("0008-gadgets.md", filepath.Join(repo, "p", "0011-link.md")); err != nil {
+		t.Fatal(err)
+	}
+	commitAt(t, r, repo, map[string]string{
+		"p/0008-again.md": "# Gadgets again\n\n* Status: Implemented\n",
+		"p/0010-latin.md": "# Caf\xe9\n",
+		"p/0012-huge.md":  strings.Repeat("x", ep.MaxSize+1),
+	}, day(25), day(25))
+	reg := webRegistry(t, dir, `projects:
+  - name: widget
+    repo: acme/widget
+    language: Go
+    domain: tooling
+    eps:
+      kind: git
+      path: proposals
+      glob: "p/*.md"
+      format: markdown
+      metadata:
+        status: ["bullet:Implementation Status", "bullet:Status"]
+        created: ["bullet:Created"]
+      name: "WEP {n}"
+      statuses: [Implemented]
+    links: {search: {patterns: ["WEP {n}"]}}
+`)
+	ls, err := List(context.Background(), reg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ls[0]
+	sha, _ := r.Head()
+	want := &Listing{
+		Project: "widget",
+		Source:  "git " + repo + " at " + sha.Hash().String()[:12],
+		Files:   8,
+		Proposals: []Proposal{
+			{Number: "7", ID: "WEP 7", Title: "Widgets", Status: "Implemented", Created: "2025-01-02", Path: "p/0007-widgets.md",
+				From: map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Implementation Status", "created": "git"}},
+			{Number: "8", ID: "WEP 8", Title: "Gadgets again", Status: "Implemented", Created: "2025-01-25", Path: "p/0008-again.md",
+				From: map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Status", "created": "git"}},
+		},
+		Dropped: []Drop{
+			{EP: "p/0010-latin.md", Path: "p/0010-latin.md", Step: StepEPs, Reason: "line 1: invalid UTF-8 encoding (EP documents must be UTF-8)"},
+			{EP: "p/0011-link.md", Path: "p/0011-link.md", Step: StepEPs, Reason: "unreadable: a symbolic link; only regular files are read"},
+			{EP: "p/0012-huge.md", Path: "p/0012-huge.md", Step: StepEPs, Reason: "unreadable: 1048577 bytes, more than the EP size cap of 1 MiB"},
+			{EP: "p/README.md", Path: "p/README.md", Step: StepEPs, Reason: "no proposal number in the metadata or the file name of p/README.md"},
+			{EP: "WEP 8", Path: "p/0008-gadgets.md", Step: StepEPs, Reason: "duplicate of WEP 8 in p/0008-again.md"},
+			{EP: "WEP 2024", Path: "p/2024-01-05-widgets.md", Step: StepStatus, Reason: "status (none) is not one of Implemented"},
+		},
+		Count: Count{Proposals: 2, Title: 2, Status: 2, Created: 2},
+		From: map[string]map[string]int{"number": {"file name": 2}, "title": {"first heading": 2},
+			"status": {"bullet:Implementation Status": 1, "bullet:Status": 1}, "created": {"git": 2}},
+	}
+	if !reflect.DeepEqual(l, want) {
+		got, _ := json.MarshalIndent(l, "", "  ")
+		exp, _ := json.MarshalIndent(want, "", "  ")
+		t.Errorf("listing:\n%s\nwant:\n%s", got, exp)
+	}
+}
+
+// A source List cannot read offline says why, and names the field.
+func TestListUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	reg := webRegistry(t, dir, `projects:
+  - name: cpython
+    repo: python/cpython
+    language: Python
+    domain: programming language
+    eps: {kind: git, repo: python/peps, glob: "peps/*.rst", name: "PEP {n}"}
+    links: {search: {patterns: ["PEP {n}"]}}
+  - name: issues
+    repo: acme/x
+    language: Go
+    domain: tooling
+    eps: {kind: github-issues, label: proposal, name: "X {n}"}
+    links: {search: {patterns: ["X {n}"]}}
+`)
+	ls, err := List(context.Background(), reg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		reg.File + ":6: projects[0].eps: the proposals of python/peps are cloned into a workspace, and none was given; set eps.path to your clone, or give the workspace of an earlier lolbench collect",
+		`project issues: issues of acme/x labelled "proposal": not recorded by an earlier online run, and no workspace was given to replay it from`,
+	}
+	for i, l := range ls {
+		if l.Error != want[i] {
+			t.Errorf("%s: error %q\nwant %q", l.Project, l.Error, want[i])
+		}
+	}
+	if _, err := List(context.Background(), reg, []string{"nope"}, nil); err == nil || err.Error() != reg.File+` has no project "nope"; it has cpython, issues` {
+		t.Errorf("unknown project: %v", err)
+	}
+}
