@@ -52,6 +52,9 @@ func TestSamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, epName := range []string{"ep.md", "ep.rst"} {
+					if _, err := os.Stat(filepath.Join(dir, epName)); err != nil {
+						continue // a sample may have its EP in one format only
+					}
 					t.Run(name+"/"+epName, func(t *testing.T) {
 						doc := loadEP(t, filepath.Join(dir, epName))
 						rep, err := Run(&Input{EP: doc, Change: ch, Scopes: scopes, Mapping: m}, All)
