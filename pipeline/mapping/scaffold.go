@@ -128,13 +128,16 @@ func noneDash(s string) string {
 }
 
 // ScaffoldScopes resolves the changed scopes of the PR's source files, as
-// rule 27 does, and of its test files too, which rule 27 does not require
-// but whose changed test functions a Test Plan block lists.
+// rule 27 does, and of its test and build files too, which rule 27 does
+// not require but whose changed functions a block lists: a Test Plan
+// block its tests, and the block a build script serves its new functions
+// (a noxfile.py session, a setup.py helper; issue 25 §3). Build files
+// tree-sitter cannot read (go.mod, pyproject.toml) stay file-level rows.
 func ScaffoldScopes(ctx context.Context, repoDir string, ch *diff.Change) (*syntax.Result, error) {
 	c := *ch
 	c.Files = slices.Clone(ch.Files)
 	for i := range c.Files {
-		if c.Files[i].Category == lang.Test {
+		if cat := c.Files[i].Category; cat == lang.Test || cat == lang.Build {
 			c.Files[i].Category = lang.Source
 		}
 	}
