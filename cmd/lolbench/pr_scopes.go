@@ -37,9 +37,10 @@ Class is the innermost type-like container (class, struct, interface, enum,
 record, trait, impl, Go receiver type), dotted from the outside in
 (Outer.Inner); function is the innermost named function, method or
 constructor (outer.inner when nested). Lines in a class body outside every
-function (fields, enum constants, class attributes) are the class's own
-scope: the class and an empty function, shown as Class (issue 12 §1; rule
-27 asks for a Class | - row). Lines outside every function and class are
+function (fields, enum constants, class attributes, and the comments and
+blank lines between them) are the class's own scope: the class and an empty
+function, shown as Class (issue 12 §1; rule 27 asks for a Class | - row).
+A comment or blank line before a method is file-level. Lines outside every function and class are
 file-level: empty class and function. A scope is new when its class and
 function exist only after the change. The package documentation of
 pipeline/syntax gives the naming rules of each language.

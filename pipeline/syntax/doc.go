@@ -24,7 +24,12 @@
 // An entity's lines run from its first decorator, annotation or attribute
 // (and from its export, template<...> or "const x =" wrapper) to its last
 // line. Comments before a definition are not part of it, so a changed doc
-// comment is file-level (a Python docstring, being inside, is not).
+// comment is file-level (a Python docstring, being inside, is not). A
+// blank or comment line inside a class body outside every function is the
+// class's class-body scope when the next line of code in the class is the
+// body's own (a comment between fields, "# Metadata 2.4 - PEP 639" in a
+// TypedDict) or there is none, and file-level when that line starts a
+// method or a nested class (its doc comment).
 //
 // # Naming rules
 //

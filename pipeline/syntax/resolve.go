@@ -283,9 +283,10 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) {
 		idx := enclosingAll(entities, lines)
 		text := lineIndex(src)
+		body := bodyTrivia(entities, lines, idx, sd.language, text)
 		for li, line := range lines {
 			k := key{}
-			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || !trivia(sd.language, text(line))) {
+			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || body[li] || !trivia(sd.language, text(line))) {
 				k = entities[i].scopeKey()
 			}
 			s := byKey[k]
@@ -336,10 +337,69 @@ func lineIndex(src []byte) func(n int) []byte {
 	}
 }
 
-// trivia reports whether a line of a class body carries no code: blank,
-// or a comment line. Such lines stay file-level, so that the blank line
-// and the doc comment before a new method do not count as a change of its
-// class's body.
+// bodyTrivia reports, for each of lines (ascending; idx from
+// enclosingAll), whether it is a blank or comment line of a class body
+// that belongs to the body: the next line with code in the class is a line
+// of the body itself (a comment between fields, such as "# Metadata 2.4 -
+// PEP 639" in a TypedDict; issue 25 §3), or there is none. Before a
+// method or a nested class such a line stays file-level, so that the
+// blank line and the doc comment of a new method do not count as a change
+// of its class's body. A run of trivia lines is scanned once.
+func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(int) []byte) []bool {
+	out := make([]bool, len(lines))
+	next := make([]int, len(lines)) // the next code line in the class, 0 for none
+	var probe []int
+	// The last scan: in class scannedIn, from line scanned, the next code
+	// line found (past the class's end: none).
+	scannedIn, scanned, found := -1, 0, 0
+	for li, line := range lines {
+		i := idx[li]
+		if i < 0 || entities[i].IsFunction() || !trivia(language, text(line)) {
+			continue
+		}
+		end := entities[i].End
+		if i != scannedIn || line <= scanned || line >= found {
+			// Else the lines between the last scan's start and its find
+			// are all trivia, and its answer holds for this one.
+			scannedIn, scanned, found = i, line, end+1
+			for n := line + 1; n <= end; n++ {
+				t := text(n)
+				if t == nil {
+					break
+				}
+				if !trivia(language, t) {
+					found = n
+					break
+				}
+			}
+		}
+		if found > end {
+			out[li] = true
+			continue
+		}
+		next[li] = found
+		if len(probe) == 0 || probe[len(probe)-1] != found {
+			probe = append(probe, found)
+		}
+	}
+	if len(probe) == 0 {
+		return out
+	}
+	at := enclosingAll(entities, probe)
+	of := make(map[int]int, len(probe))
+	for pi, n := range probe {
+		of[n] = at[pi]
+	}
+	for li, n := range next {
+		if n > 0 {
+			out[li] = of[n] == idx[li]
+		}
+	}
+	return out
+}
+
+// trivia reports whether a line carries no code: blank, or a comment
+// line (bodyTrivia decides where such a line of a class body goes).
 func trivia(language string, line []byte) bool {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 {

@@ -190,3 +190,47 @@ func TestClassBodyScopes(t *testing.T) {
 		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
 	}
 }
+
+// TestClassBodyComments: a blank or comment line between the fields of a
+// class body is a change of the body (issue 25 §3: "# Metadata 2.4 - PEP
+// 639" between RawMetadata's fields), on both sides of the change, and so
+// is one after the body's last field (Java: the closing brace follows);
+// before a method or a nested class it stays file-level, as a doc comment
+// does, and so does a run of them whose next code line starts one.
+func TestClassBodyComments(t *testing.T) {
+	r := newTestRepo(t)
+	base := r.commit(map[string]string{
+		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    # Metadata 2.3\n    # no fields\n    dynamic: list[str]\n\n    def keys(self):\n        return []\n",
+		"k.go":    "package k\n\ntype K struct {\n\ta int\n}\n",
+		"S.java":  "class S {\n    int a;\n}\n",
+	})
+	head := r.commit(map[string]string{
+		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    # trailing note\n\n    # A helper.\n    def keys(self):\n        return []\n\n    # Nested.\n    class Inner:\n        pass\n",
+		"k.go":    "package k\n\ntype K struct {\n\ta int\n\t// b is new.\n\n\tb string\n}\n",
+		"S.java":  "class S {\n    int a;\n    // b is new.\n    int b;\n    // end of the fields\n}\n",
+	}, base)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(context.Background(), base.String(), head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(context.Background(), r.dir, ch, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Scope{
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3, 4, 5}},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5, 6, 7}},
+		// Lines 8 to 10 (a note, a blank line and the comment before the
+		// method) and 13 and 14 (before the nested class) are file-level.
+		{File: "meta.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{8, 9, 10, 13, 14}},
+		{File: "meta.py", Class: "Raw", Function: "", PreLines: []int{4, 5}, PostLines: []int{6, 7}},
+		{File: "meta.py", Class: "Raw.Inner", Function: "", PreLines: []int{}, PostLines: []int{15, 16}, New: true},
+	}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
+	}
+}
