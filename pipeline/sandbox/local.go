@@ -242,7 +242,7 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("job %s: %w", job.Name, err)
 	}
-	stopFollow := follow(ctx, readLocal(filepath.Join(lb, "out")))
+	stopFollow := follow(ctx, readLocal(filepath.Join(lb, "out"), root))
 	defer stopFollow()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
