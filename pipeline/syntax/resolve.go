@@ -70,6 +70,31 @@ type Scope struct {
 	// change: one of the file's NewEntities has this class and function
 	// (for a class-body scope, the class is new).
 	New bool `json:"new"`
+	// Members are, for a class-body scope, the class's members (Members:
+	// fields, constants, class attributes, enum constants) that hold its
+	// changed lines, in the order they are met (deleted lines first,
+	// then added ones; issue 25 §3: a mapping may give each member of a
+	// shared class body to its own section). A blank or comment line of the body counts for the
+	// member it stands before. Lines outside every member (the class's
+	// header, a docstring) are in no member.
+	Members []MemberLines `json:"members,omitempty"`
+}
+
+// MemberLines are the changed lines of one class-body member.
+type MemberLines struct {
+	Name      string `json:"name"`
+	PreLines  []int  `json:"pre_lines"`
+	PostLines []int  `json:"post_lines"`
+}
+
+// Member returns the scope's member of that name, or nil.
+func (s *Scope) Member(name string) *MemberLines {
+	for i := range s.Members {
+		if s.Members[i].Name == name {
+			return &s.Members[i]
+		}
+	}
+	return nil
 }
 
 // FileResult is what Resolve learned about one resolved source file.
@@ -280,10 +305,11 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	byKey := map[key]*Scope{}
 	var order []key
-	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) {
+	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) error {
 		idx := enclosingAll(entities, lines)
 		text := lineIndex(src)
-		body := bodyTrivia(entities, lines, idx, sd.language, text)
+		body, next := bodyTrivia(entities, lines, idx, sd.language, text)
+		var members *memberIndex
 		for li, line := range lines {
 			k := key{}
 			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || body[li] || !trivia(sd.language, text(line))) {
@@ -300,13 +326,37 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 			} else {
 				s.PreLines = append(s.PreLines, line)
 			}
+			if k.class == "" || k.function != "" || !HasMembers(sd.language) {
+				continue
+			}
+			if members == nil {
+				ms, err := p.MembersContext(ctx, sd.language, src)
+				if err != nil {
+					return err
+				}
+				members = newMemberIndex(ms)
+			}
+			at := line
+			if next[li] > 0 {
+				at = next[li] // a blank or comment line goes with the member after it
+			}
+			if name := members.at(k.class, at); name != "" {
+				s.addMemberLine(name, line, post)
+			}
 		}
+		return nil
 	}
-	if sides[0] != nil {
-		add(ents[0], sortedLines(f.OldLines), false, sides[0], srcs[0])
-	}
-	if sides[1] != nil {
-		add(ents[1], sortedLines(f.NewLines), true, sides[1], srcs[1])
+	for i, lines := range [][]int{f.OldLines, f.NewLines} {
+		if sides[i] == nil {
+			continue
+		}
+		err := add(ents[i], sortedLines(lines), i == 1, sides[i], srcs[i])
+		switch {
+		case errors.Is(err, ErrTimeout):
+			return skip(SkipTimeout, "%s at %s: %v", sides[i].path, short(sides[i].rev), err)
+		case err != nil:
+			return fileOutcome{}, fmt.Errorf("resolve scopes: %s at %s: %w", sides[i].path, short(sides[i].rev), err)
+		}
 	}
 	for _, k := range order {
 		out.scopes = append(out.scopes, *byKey[k])
@@ -344,10 +394,11 @@ func lineIndex(src []byte) func(n int) []byte {
 // PEP 639" in a TypedDict; issue 25 §3), or there is none. Before a
 // method or a nested class such a line stays file-level, so that the
 // blank line and the doc comment of a new method do not count as a change
-// of its class's body. A run of trivia lines is scanned once.
-func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(int) []byte) []bool {
+// of its class's body. A run of trivia lines is scanned once. next gives,
+// for a trivia line of the body, the body's code line after it (0: none).
+func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(int) []byte) (in []bool, next []int) {
 	out := make([]bool, len(lines))
-	next := make([]int, len(lines)) // the next code line in the class, 0 for none
+	next = make([]int, len(lines)) // the next code line in the class, 0 for none
 	var probe []int
 	// The last scan: in class scannedIn, from line scanned, the next code
 	// line found (past the class's end: none).
@@ -383,7 +434,7 @@ func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(
 		}
 	}
 	if len(probe) == 0 {
-		return out
+		return out, next
 	}
 	at := enclosingAll(entities, probe)
 	of := make(map[int]int, len(probe))
@@ -393,9 +444,58 @@ func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(
 	for li, n := range next {
 		if n > 0 {
 			out[li] = of[n] == idx[li]
+			if !out[li] {
+				next[li] = 0
+			}
 		}
 	}
-	return out
+	return out, next
+}
+
+// memberIndex finds the member a line of a class body declares.
+type memberIndex struct {
+	ms []Member // by start line
+}
+
+func newMemberIndex(ms []Member) *memberIndex {
+	ms = slices.Clone(ms)
+	slices.SortStableFunc(ms, func(a, b Member) int { return cmp.Compare(a.Start, b.Start) })
+	return &memberIndex{ms: ms}
+}
+
+// at names the member of class whose declaration holds line, "" for none;
+// of names declared together (A = B = 1), the first. Members do not nest,
+// so the holder, if any, is among those with the greatest start at or
+// before line.
+func (x *memberIndex) at(class string, line int) string {
+	i, _ := slices.BinarySearchFunc(x.ms, line+1, func(m Member, l int) int { return cmp.Compare(m.Start, l) })
+	if i == 0 {
+		return ""
+	}
+	j := i - 1
+	for j > 0 && x.ms[j-1].Start == x.ms[i-1].Start {
+		j--
+	}
+	for _, m := range x.ms[j:i] {
+		if m.Class == class && line <= m.End {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+// addMemberLine records a changed line of one of the scope's members.
+func (s *Scope) addMemberLine(name string, line int, post bool) {
+	m := s.Member(name)
+	if m == nil {
+		s.Members = append(s.Members, MemberLines{Name: name, PreLines: []int{}, PostLines: []int{}})
+		m = &s.Members[len(s.Members)-1]
+	}
+	if post {
+		m.PostLines = append(m.PostLines, line)
+	} else {
+		m.PreLines = append(m.PreLines, line)
+	}
 }
 
 // trivia reports whether a line carries no code: blank, or a comment

@@ -62,7 +62,7 @@ func TestResolve(t *testing.T) {
 			{File: "lib/helpers.py", Class: "Cache", Function: "get", PreLines: []int{4}, PostLines: []int{4}},
 			{File: "pkg/server.go", Class: "", Function: "old", PreLines: []int{9, 10}, PostLines: []int{}},
 			// A struct field: the struct's class-body scope.
-			{File: "pkg/server.go", Class: "Server", Function: "", PreLines: []int{}, PostLines: []int{5}},
+			{File: "pkg/server.go", Class: "Server", Function: "", PreLines: []int{}, PostLines: []int{5}, Members: []MemberLines{{Name: "port", PreLines: []int{}, PostLines: []int{5}}}},
 			{File: "pkg/server.go", Class: "Server", Function: "Start", PreLines: []int{7}, PostLines: []int{8}},
 			{File: "pkg/server.go", Class: "Server", Function: "listen", PreLines: []int{}, PostLines: []int{10, 11}, New: true},
 			{File: "src/old.rs", Class: "", Function: "gone", PreLines: []int{1, 2, 3}, PostLines: []int{}},
@@ -179,11 +179,11 @@ func TestClassBodyScopes(t *testing.T) {
 	}
 	want := []Scope{
 		{File: "S.java", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6, 7}},
-		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}},
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}, Members: []MemberLines{{Name: "B", PreLines: []int{}, PostLines: []int{3}}}},
 		{File: "S.java", Class: "S", Function: "g", PreLines: []int{}, PostLines: []int{8}, New: true},
-		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5}},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{5}}}},
 		{File: "m.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{7, 8}},
-		{File: "m.py", Class: "Meta", Function: "", PreLines: []int{}, PostLines: []int{3}},
+		{File: "m.py", Class: "Meta", Function: "", PreLines: []int{}, PostLines: []int{3}, Members: []MemberLines{{Name: "license_files", PreLines: []int{}, PostLines: []int{3}}}},
 		{File: "m.py", Class: "Meta", Function: "put", PreLines: []int{}, PostLines: []int{9, 10, 11, 12}, New: true},
 	}
 	if !reflect.DeepEqual(res.Scopes, want) {
@@ -222,14 +222,57 @@ func TestClassBodyComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Scope{
-		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3, 4, 5}},
-		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5, 6, 7}},
+		// The comment before b is b's; the one before the closing brace
+		// is in no member.
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3, 4, 5}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{3, 4}}}},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5, 6, 7}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{5, 6, 7}}}},
 		// Lines 8 to 10 (a note, a blank line and the comment before the
 		// method) and 13 and 14 (before the nested class) are file-level.
 		{File: "meta.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{8, 9, 10, 13, 14}},
-		{File: "meta.py", Class: "Raw", Function: "", PreLines: []int{4, 5}, PostLines: []int{6, 7}},
+		// The deleted comments stood before dynamic; the new one stands
+		// before license_expression.
+		{File: "meta.py", Class: "Raw", Function: "", PreLines: []int{4, 5}, PostLines: []int{6, 7}, Members: []MemberLines{
+			{Name: "dynamic", PreLines: []int{4, 5}, PostLines: []int{}}, {Name: "license_expression", PreLines: []int{}, PostLines: []int{6, 7}}}},
 		{File: "meta.py", Class: "Raw.Inner", Function: "", PreLines: []int{}, PostLines: []int{15, 16}, New: true},
 	}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
+	}
+}
+
+// TestScopeMembers: a class-body scope names the members its lines
+// change (issue 25 §3), as RawMetadata's body gains license_expression,
+// with its comment, and license_files: a line inside a member's value is
+// the member's, names declared together go to the first, and a changed
+// docstring is in no member.
+func TestScopeMembers(t *testing.T) {
+	r := newTestRepo(t)
+	base := r.commit(map[string]string{
+		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    TABLE = {\n        \"a\": 1,\n    }\n",
+	})
+	head := r.commit(map[string]string{
+		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw metadata.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    license_files: list[str]\n\n    TABLE = {\n        \"a\": 2,\n    }\n    A = B = 1\n",
+	}, base)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(context.Background(), base.String(), head.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(context.Background(), r.dir, ch, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The diff adds lines 7 to 10: the blank line 10 stands before TABLE.
+	want := []Scope{{File: "metadata.py", Class: "RawMetadata", Function: "", PreLines: []int{2, 8}, PostLines: []int{2, 7, 8, 9, 10, 12, 14},
+		Members: []MemberLines{
+			{Name: "TABLE", PreLines: []int{8}, PostLines: []int{10, 12}},
+			{Name: "license_expression", PreLines: []int{}, PostLines: []int{7, 8}},
+			{Name: "license_files", PreLines: []int{}, PostLines: []int{9}},
+			{Name: "A", PreLines: []int{}, PostLines: []int{14}},
+		}}}
 	if !reflect.DeepEqual(res.Scopes, want) {
 		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
 	}
