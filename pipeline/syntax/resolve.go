@@ -330,11 +330,11 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 				continue
 			}
 			if members == nil {
-				ms, err := p.MembersContext(ctx, sd.language, src)
+				ms, docEnd, err := p.membersSpans(ctx, sd.language, src)
 				if err != nil {
 					return err
 				}
-				members = newMemberIndex(ms)
+				members = newMemberIndex(ms, docEnd)
 			}
 			at := line
 			if next[li] > 0 {
@@ -452,23 +452,34 @@ func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(
 	return out, next
 }
 
-// memberIndex finds the member a line of a class body declares.
+// memberIndex finds the member a line of a class body declares or
+// documents.
 type memberIndex struct {
-	ms []Member // by start line
+	ms []spanMember // by start line
 }
 
-func newMemberIndex(ms []Member) *memberIndex {
-	ms = slices.Clone(ms)
-	slices.SortStableFunc(ms, func(a, b Member) int { return cmp.Compare(a.Start, b.Start) })
-	return &memberIndex{ms: ms}
+// spanMember is a member and the last line it holds: its declaration's,
+// or its attribute docstring's.
+type spanMember struct {
+	Member
+	last int
 }
 
-// at names the member of class whose declaration holds line, "" for none;
-// of names declared together (A = B = 1), the first. Members do not nest,
-// so the holder, if any, is among those with the greatest start at or
-// before line.
+func newMemberIndex(ms []Member, docEnd []int) *memberIndex {
+	x := &memberIndex{ms: make([]spanMember, len(ms))}
+	for i, m := range ms {
+		x.ms[i] = spanMember{m, max(m.End, docEnd[i])}
+	}
+	slices.SortStableFunc(x.ms, func(a, b spanMember) int { return cmp.Compare(a.Start, b.Start) })
+	return x
+}
+
+// at names the member of class whose declaration, or attribute docstring,
+// holds line, "" for none; of names declared together (A = B = 1), the
+// first. Members do not nest, so the holder, if any, is among those with
+// the greatest start at or before line.
 func (x *memberIndex) at(class string, line int) string {
-	i, _ := slices.BinarySearchFunc(x.ms, line+1, func(m Member, l int) int { return cmp.Compare(m.Start, l) })
+	i, _ := slices.BinarySearchFunc(x.ms, line+1, func(m spanMember, l int) int { return cmp.Compare(m.Start, l) })
 	if i == 0 {
 		return ""
 	}
@@ -477,7 +488,7 @@ func (x *memberIndex) at(class string, line int) string {
 		j--
 	}
 	for _, m := range x.ms[j:i] {
-		if m.Class == class && line <= m.End {
+		if m.Class == class && line <= m.last {
 			return m.Name
 		}
 	}

@@ -243,7 +243,8 @@ func TestClassBodyComments(t *testing.T) {
 // TestScopeMembers: a class-body scope names the members its lines
 // change (issue 25 §3), as RawMetadata's body gains license_expression,
 // with its comment, and license_files: a line inside a member's value is
-// the member's, names declared together go to the first, and a changed
+// the member's, names declared together go to the first, an attribute
+// docstring (PEP 257) is the member's before it, and a changed class
 // docstring is in no member.
 func TestScopeMembers(t *testing.T) {
 	r := newTestRepo(t)
@@ -251,7 +252,7 @@ func TestScopeMembers(t *testing.T) {
 		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    TABLE = {\n        \"a\": 1,\n    }\n",
 	})
 	head := r.commit(map[string]string{
-		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw metadata.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    license_files: list[str]\n\n    TABLE = {\n        \"a\": 2,\n    }\n    A = B = 1\n",
+		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw metadata.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    license_files: list[str]\n\n    TABLE = {\n        \"a\": 2,\n    }\n    A = B = 1\n    expression: str = \"\"\n    \"\"\"The SPDX\n    expression.\"\"\"\n",
 	}, base)
 	repo, err := diff.Open(r.dir)
 	if err != nil {
@@ -266,12 +267,13 @@ func TestScopeMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The diff adds lines 7 to 10: the blank line 10 stands before TABLE.
-	want := []Scope{{File: "metadata.py", Class: "RawMetadata", Function: "", PreLines: []int{2, 8}, PostLines: []int{2, 7, 8, 9, 10, 12, 14},
+	want := []Scope{{File: "metadata.py", Class: "RawMetadata", Function: "", PreLines: []int{2, 8}, PostLines: []int{2, 7, 8, 9, 10, 12, 14, 15, 16, 17},
 		Members: []MemberLines{
 			{Name: "TABLE", PreLines: []int{8}, PostLines: []int{10, 12}},
 			{Name: "license_expression", PreLines: []int{}, PostLines: []int{7, 8}},
 			{Name: "license_files", PreLines: []int{}, PostLines: []int{9}},
 			{Name: "A", PreLines: []int{}, PostLines: []int{14}},
+			{Name: "expression", PreLines: []int{}, PostLines: []int{15, 16, 17}},
 		}}}
 	if !reflect.DeepEqual(res.Scopes, want) {
 		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
