@@ -183,6 +183,13 @@
 // stack walk over the captures, as definitions are; declarations are read
 // from a bounded prefix of the source, so a huge literal costs one scan.
 //
+// Resolve names, for each changed class body, the members its changed
+// lines fall in (Scope.Members): a member's declaration, the blank and
+// comment lines right before it, and in Python its attribute docstring
+// (a string statement on the next line, PEP 257). A mapping's member rows
+// (Class | member) own these lines (rules 27 and 28, pipeline/mutation's
+// Owners).
+//
 // # Performance and hostile input
 //
 // Definitions are found with one tree-sitter query per language, which

@@ -74,9 +74,10 @@ type Scope struct {
 	// fields, constants, class attributes, enum constants) that hold its
 	// changed lines, in the order they are met (deleted lines first,
 	// then added ones; issue 25 §3: a mapping may give each member of a
-	// shared class body to its own section). A blank or comment line of the body counts for the
-	// member it stands before. Lines outside every member (the class's
-	// header, a docstring) are in no member.
+	// shared class body to its own section). A blank or comment line of
+	// the body counts for the member it stands before, a Python attribute
+	// docstring (PEP 257) for the member it follows. Lines outside every
+	// member (the class's header, its docstring) are in no member.
 	Members []MemberLines `json:"members,omitempty"`
 }
 
