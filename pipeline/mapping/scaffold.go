@@ -137,9 +137,21 @@ func ScaffoldScopes(ctx context.Context, repoDir string, ch *diff.Change) (*synt
 	c := *ch
 	c.Files = slices.Clone(ch.Files)
 	for i := range c.Files {
-		if cat := c.Files[i].Category; cat == lang.Test || cat == lang.Build {
-			c.Files[i].Category = lang.Source
+		f := &c.Files[i]
+		if f.Category == lang.Test || f.Category == lang.Build && readable(f.Path()) {
+			f.Category = lang.Source
 		}
 	}
 	return syntax.Resolve(ctx, repoDir, &c, syntax.Options{})
+}
+
+// readable reports whether tree-sitter reads a file's language: a build
+// file it cannot read (go.mod) is not resolved, and so not reported as
+// skipped.
+func readable(path string) bool {
+	name := ""
+	if l := lang.ForPath(path); l != nil {
+		name = l.Name
+	}
+	return syntax.Supported(syntax.ParseLanguage(path, name))
 }
