@@ -38,7 +38,8 @@ func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 // progress (side sandbox.SolutionSide, one run), as the build's test runs
 // report theirs (issue 25 §2: lolbench verify was silent for its whole
 // run). The task's verifier keeps its progress file in the verifier's
-// folder (lolbench-grade verify -progress), where the host follows it.
+// folder, where the host follows it; a task built before it did reports
+// only the run's start, its end and the time it takes.
 func VerifyProgress(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, outDir string, w io.Writer, progress sandbox.ProgressFunc) (*grade.Grade, error) {
 	return verify(ctx, ex, dir, solution, "", outDir, w, progress)
 }
@@ -99,9 +100,6 @@ func verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 	if session == "" {
 		// Nothing ran in the new sandbox before the verifier.
 		args = append(args, "-fresh")
-	}
-	if progress != nil {
-		args = append(args, "-progress")
 	}
 	job.Script = sandbox.GuardScript(`sh "$LOLBENCH_ROOT/`+TestSh+`"`, args...)
 	if session != "" {

@@ -19,8 +19,9 @@
 //
 // verify and run must run as root (they run the tests as the recipe's
 // unprivileged user); -local runs unisolated as the caller, for the local
-// executor. verify -progress keeps progress.json in its -out folder, as
-// run -progress does (lolbench verify shows it).
+// executor. verify always keeps progress.json in its -out folder, as run
+// -progress does: lolbench verify shows it, an older lolbench verify reads
+// nothing of it, and Harbor ignores it.
 package main
 
 import (
@@ -46,7 +47,7 @@ func main() {
 }
 
 const usage = `usage:
-  lolbench-grade verify [-task DIR] [-solution PATCH] [-out DIR] [-progress]
+  lolbench-grade verify [-task DIR] [-solution PATCH] [-out DIR]
   lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]
   lolbench-grade count -log FILE -until FILE -out DIR [-known N]`
 
@@ -141,7 +142,6 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pristine := fl.String("pristine", "", "the pristine copies (default "+guard.PristineDir+")")
 	local := fl.Bool("local", false, "run unisolated as the caller (local executor)")
 	fresh := fl.Bool("fresh", false, "the sandbox was started for this run and nothing ran in it before (lolbench verify)")
-	progress := fl.Bool("progress", false, "keep "+guard.ProgressFile+" in the -out folder up to date while the tests run (lolbench verify)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -160,7 +160,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		cfg = c
 		o, err := guard.Run(ctx, guard.Options{Config: cfg, TestPatch: filepath.Join(*task, guard.TestPatchFile), Solution: *solution, Runs: 1,
-			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr, Progress: *progress})
+			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr, Progress: true})
 		if err != nil {
 			return grade.Grade{}, err
 		}
