@@ -30,29 +30,14 @@ var (
 	}
 )
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // calcEnv prepares the calc module at its base commit with the local
 // executor, and returns the spec of its coverage run.
 func calcEnv(t *testing.T) (sandbox.Env, Spec) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "calc")
 	if err := testrepo.Build(dir,
-		testrepo.Step{Overlay: writeTree(t, calcBase), Tag: "base"},
-		testrepo.Step{Overlay: writeTree(t, calcPR), Tag: "head"}); err != nil {
+		testrepo.Step{Files: calcBase, Tag: "base"},
+		testrepo.Step{Files: calcPR, Tag: "head"}); err != nil {
 		t.Fatal(err)
 	}
 	repo, err := diff.Open(dir)

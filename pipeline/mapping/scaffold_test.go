@@ -286,22 +286,6 @@ func TestScaffoldFilledAndFixed(t *testing.T) {
 	}
 }
 
-// writeFiles writes files (slash path -> content) under a new folder.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // TestScaffoldBuildFileFunctions: a function a PR adds to a build script
 // that tree-sitter reads (noxfile.py) gets its row, as pypa/packaging's
 // PEP 639 PR adds the nox session update_licenses (issue 25 §3); a build
@@ -319,8 +303,8 @@ func TestScaffoldBuildFileFunctions(t *testing.T) {
 	}
 	dir := t.TempDir()
 	if err := testrepo.Build(dir,
-		testrepo.Step{Overlay: writeFiles(t, base), Tag: "base"},
-		testrepo.Step{Overlay: writeFiles(t, pr), Tag: "head"}); err != nil {
+		testrepo.Step{Files: base, Tag: "base"},
+		testrepo.Step{Files: pr, Tag: "head"}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := diff.Open(dir)

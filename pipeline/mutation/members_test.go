@@ -2,8 +2,6 @@ package mutation_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -54,15 +52,9 @@ def check_expression(value):
 // member row per section's member, beside the class-body row.
 func membersTask(t *testing.T) (*mutation.Solution, *mutation.Owners) {
 	t.Helper()
-	overlay := func(src string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "metadata.py"), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return dir
-	}
 	dir := t.TempDir()
-	if err := testrepo.Build(dir, testrepo.Step{Overlay: overlay(membersBase), Tag: "base"}, testrepo.Step{Overlay: overlay(membersPR), Tag: "head"}); err != nil {
+	if err := testrepo.Build(dir, testrepo.Step{Files: map[string]string{"metadata.py": membersBase}, Tag: "base"},
+		testrepo.Step{Files: map[string]string{"metadata.py": membersPR}, Tag: "head"}); err != nil {
 		t.Fatal(err)
 	}
 	repo, err := diff.Open(dir)

@@ -154,29 +154,15 @@ func TestResolveTimeout(t *testing.T) {
 // changes of their class's body (issue 12); the blank line and the comment
 // before an added method are not, nor is a class nested in a function.
 func TestClassBodyScopes(t *testing.T) {
-	r := newTestRepo(t)
-	base := r.commit(map[string]string{
+	res := resolveCommits(t, map[string]string{
 		"m.py":   "class Meta:\n    name = 'x'\n\n    def get(self):\n        return self.name\n",
 		"S.java": "class S {\n    int a;\n\n    void f() {}\n}\n",
 		"k.go":   "package k\n\ntype K struct {\n\ta int\n}\n",
-	})
-	head := r.commit(map[string]string{
+	}, map[string]string{
 		"m.py":   "class Meta:\n    name = 'x'\n    license_files = None\n\n    def get(self):\n        return self.name\n\n    # A helper.\n    def put(self):\n        class Local:\n            z = 1\n        return Local\n",
 		"S.java": "class S {\n    int a;\n    static final int B = 2;\n\n    void f() {}\n\n    /** Doc. */\n    void g() {}\n}\n",
 		"k.go":   "package k\n\ntype K struct {\n\ta int\n\tb string\n}\n",
-	}, base)
-	repo, err := diff.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := repo.Diff(context.Background(), base.String(), head.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Resolve(context.Background(), r.dir, ch, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	want := []Scope{
 		{File: "S.java", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6, 7}},
 		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}, Members: []MemberLines{{Name: "B", PreLines: []int{}, PostLines: []int{3}}}},
@@ -198,29 +184,15 @@ func TestClassBodyScopes(t *testing.T) {
 // before a method or a nested class it stays file-level, as a doc comment
 // does, and so does a run of them whose next code line starts one.
 func TestClassBodyComments(t *testing.T) {
-	r := newTestRepo(t)
-	base := r.commit(map[string]string{
+	res := resolveCommits(t, map[string]string{
 		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    # Metadata 2.3\n    # no fields\n    dynamic: list[str]\n\n    def keys(self):\n        return []\n",
 		"k.go":    "package k\n\ntype K struct {\n\ta int\n}\n",
 		"S.java":  "class S {\n    int a;\n}\n",
-	})
-	head := r.commit(map[string]string{
+	}, map[string]string{
 		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    # trailing note\n\n    # A helper.\n    def keys(self):\n        return []\n\n    # Nested.\n    class Inner:\n        pass\n",
 		"k.go":    "package k\n\ntype K struct {\n\ta int\n\t// b is new.\n\n\tb string\n}\n",
 		"S.java":  "class S {\n    int a;\n    // b is new.\n    int b;\n    // end of the fields\n}\n",
-	}, base)
-	repo, err := diff.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := repo.Diff(context.Background(), base.String(), head.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Resolve(context.Background(), r.dir, ch, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	want := []Scope{
 		// The comment before b is b's; the one before the closing brace
 		// is in no member.
@@ -247,25 +219,11 @@ func TestClassBodyComments(t *testing.T) {
 // docstring (PEP 257) is the member's before it, and a changed class
 // docstring is in no member.
 func TestScopeMembers(t *testing.T) {
-	r := newTestRepo(t)
-	base := r.commit(map[string]string{
+	res := resolveCommits(t, map[string]string{
 		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    TABLE = {\n        \"a\": 1,\n    }\n",
-	})
-	head := r.commit(map[string]string{
+	}, map[string]string{
 		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw metadata.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    license_files: list[str]\n\n    TABLE = {\n        \"a\": 2,\n    }\n    A = B = 1\n    expression: str = \"\"\n    \"\"\"The SPDX\n    expression.\"\"\"\n",
-	}, base)
-	repo, err := diff.Open(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := repo.Diff(context.Background(), base.String(), head.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Resolve(context.Background(), r.dir, ch, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	// The diff adds lines 7 to 10: the blank line 10 stands before TABLE.
 	want := []Scope{{File: "metadata.py", Class: "RawMetadata", Function: "", PreLines: []int{2, 8}, PostLines: []int{2, 7, 8, 9, 10, 12, 14, 15, 16, 17},
 		Members: []MemberLines{
@@ -278,4 +236,26 @@ func TestScopeMembers(t *testing.T) {
 	if !reflect.DeepEqual(res.Scopes, want) {
 		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
 	}
+}
+
+// resolveCommits resolves the change from a commit of base's files to one
+// of head's.
+func resolveCommits(t *testing.T, base, head map[string]string) *Result {
+	t.Helper()
+	r := newTestRepo(t)
+	b := r.commit(base)
+	h := r.commit(head, b)
+	repo, err := diff.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := repo.Diff(context.Background(), b.String(), h.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(context.Background(), r.dir, ch, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
