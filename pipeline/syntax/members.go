@@ -69,25 +69,27 @@ func (p *Parser) MembersContext(ctx context.Context, language string, src []byte
 }
 
 // membersSpans is MembersContext with, per member, the last line its
-// documentation holds: a Python attribute docstring (PEP 257: a string
-// statement on the line after the assignment) counts for the member it
-// follows when a class body's changed lines are given to members
-// (Scope.Members). docEnd[i] is 0 when member i has none.
+// documentation holds (membersOf).
 func (p *Parser) membersSpans(ctx context.Context, language string, src []byte) (ms []Member, docEnd []int, err error) {
-	g, err := grammarFor(language)
+	t, err := p.parseFile(ctx, language, src)
 	if err != nil {
 		return nil, nil, err
 	}
-	mg, err := memberGrammarFor(language, g)
+	defer t.tree.Close()
+	return p.membersOf(t, src)
+}
+
+// membersOf finds the members of a parsed file, with, per member, the last
+// line its documentation holds: a Python attribute docstring (PEP 257: a
+// string statement on the line after the assignment) counts for the member
+// it follows when a class body's changed lines are given to members
+// (Scope.Members). docEnd[i] is 0 when member i has none.
+func (p *Parser) membersOf(t *parsed, src []byte) (ms []Member, docEnd []int, err error) {
+	mg, err := memberGrammarFor(t.language, t.g)
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, err := p.parse(ctx, g, src)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer tree.Close()
-	mx := p.members(g, mg, tree, src)
+	mx := p.members(t.g, mg, t.tree, src)
 	docEnd = make([]int, len(mx.out))
 	for i, d := range mx.docEnd {
 		docEnd[i] = d

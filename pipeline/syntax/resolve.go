@@ -271,6 +271,14 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	var ents [2][]Entity
 	var srcs [2][]byte
+	var trees [2]*parsed // kept for the members of class bodies
+	defer func() {
+		for _, t := range trees {
+			if t != nil {
+				t.tree.Close()
+			}
+		}
+	}()
 	for i, s := range sides {
 		if s == nil {
 			continue
@@ -287,7 +295,10 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 			return fileOutcome{}, fmt.Errorf("resolve scopes: %w", err)
 		}
 		srcs[i] = src
-		ents[i], err = p.EntitiesContext(ctx, s.language, src)
+		trees[i], err = p.parseFile(ctx, s.language, src)
+		if err == nil {
+			ents[i] = p.extract(trees[i].g, trees[i].tree, src)
+		}
 		switch {
 		case errors.Is(err, ErrTimeout):
 			return skip(SkipTimeout, "%s at %s: %v", s.path, short(s.rev), err)
@@ -306,7 +317,7 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	byKey := map[key]*Scope{}
 	var order []key
-	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) error {
+	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte, tree *parsed) error {
 		idx := enclosingAll(entities, lines)
 		text := lineIndex(src)
 		body, next := bodyTrivia(entities, lines, idx, sd.language, text)
@@ -331,7 +342,9 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 				continue
 			}
 			if members == nil {
-				ms, docEnd, err := p.membersSpans(ctx, sd.language, src)
+				// The members come from the tree already parsed: a query
+				// walk, not a second parse.
+				ms, docEnd, err := p.membersOf(tree, src)
 				if err != nil {
 					return err
 				}
@@ -351,11 +364,7 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 		if sides[i] == nil {
 			continue
 		}
-		err := add(ents[i], sortedLines(lines), i == 1, sides[i], srcs[i])
-		switch {
-		case errors.Is(err, ErrTimeout):
-			return skip(SkipTimeout, "%s at %s: %v", sides[i].path, short(sides[i].rev), err)
-		case err != nil:
+		if err := add(ents[i], sortedLines(lines), i == 1, sides[i], srcs[i], trees[i]); err != nil {
 			return fileOutcome{}, fmt.Errorf("resolve scopes: %s at %s: %w", sides[i].path, short(sides[i].rev), err)
 		}
 	}
