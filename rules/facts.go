@@ -6,6 +6,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/ep"
 	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
 // ScopeKey is a (class, function) pair of one file; both empty is
@@ -54,6 +55,10 @@ type Facts struct {
 	// excluded (rule 27).
 	Resolved map[string]bool
 	Touched  map[string]map[ScopeKey]bool
+	// Bodies indexes, per resolved file, the changed class bodies by
+	// class: their lines and the members they change, which member rows
+	// (Class | member) name (rules 27 and 28).
+	Bodies map[string]map[string]*syntax.Scope
 }
 
 // NewFacts derives the shared indexes.
@@ -69,6 +74,7 @@ func NewFacts(in *Input) *Facts {
 		Associated:  map[string][]FileUse{},
 		Resolved:    map[string]bool{},
 		Touched:     map[string]map[ScopeKey]bool{},
+		Bodies:      map[string]map[string]*syntax.Scope{},
 	}
 	if in.EP != nil {
 		for i, s := range in.EP.Sections {
@@ -107,10 +113,16 @@ func NewFacts(in *Input) *Facts {
 		for _, r := range in.Scopes.Files {
 			f.Resolved[r.File] = true
 		}
-		for _, s := range in.Scopes.Scopes {
+		for i, s := range in.Scopes.Scopes {
 			f.Resolved[s.File] = true
 			if s.Class == "" && s.Function == "" {
 				continue
+			}
+			if s.Function == "" {
+				if f.Bodies[s.File] == nil {
+					f.Bodies[s.File] = map[string]*syntax.Scope{}
+				}
+				f.Bodies[s.File][s.Class] = &in.Scopes.Scopes[i]
 			}
 			if f.Touched[s.File] == nil {
 				f.Touched[s.File] = map[ScopeKey]bool{}
@@ -119,6 +131,20 @@ func NewFacts(in *Input) *Facts {
 		}
 	}
 	return f
+}
+
+// Member returns the changed class-body member a row's scope names (Class
+// | member: a field, constant, class attribute or enum constant whose
+// lines the PR changes), or nil. A name that is also a method of the class
+// names both.
+func (f *Facts) Member(file string, k ScopeKey) *syntax.MemberLines {
+	if k.Class == "" || k.Function == "" {
+		return nil
+	}
+	if body := f.Bodies[file][k.Class]; body != nil {
+		return body.Member(k.Function)
+	}
+	return nil
 }
 
 // RowScope is the scope a block table row names, with "-" read as none.

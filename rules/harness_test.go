@@ -30,7 +30,11 @@ import (
 //
 // The harness runs every rule on every fixture, with the EP in Markdown and
 // in reStructuredText, and fails on missing and on unexpected findings. A
-// case X.md may bring its own EP as X.ep.md and X.ep.rst.
+// case X.md may bring its own EP as X.ep.md and X.ep.rst. A folder
+// testdata/rNN/NAME/ holding base/ and pr/ is a project of its own, with
+// its EP as ep.md (and ep.rst), for the cases NAME/*.md: a change the
+// shared project does not have (rule 28's class body shared member by
+// member).
 
 var wantRE = regexp.MustCompile(`<!--\s*(want|forward)\s+R(\d+)(@0)?\s+(?:(S\d)\s+)?"((?:[^"\\]|\\.)*)"\s*-->`)
 
@@ -71,55 +75,84 @@ func parseExpectations(t *testing.T, path string) []expectation {
 	return out
 }
 
-// TestMain removes the fixture repository after the tests.
+// TestMain removes the fixture repositories after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fixtureDir != "" {
-		os.RemoveAll(fixtureDir)
+	for _, p := range projects {
+		if p.repo != "" {
+			os.RemoveAll(p.repo)
+		}
 	}
 	os.Exit(code)
 }
 
+// sharedProject is the project of every case outside a project folder.
+const sharedProject = "testdata/fixture"
+
+// project is a fixture project's repository, change and scopes.
+type project struct {
+	once   sync.Once
+	repo   string
+	change *diff.Change
+	scopes *syntax.Result
+	err    error
+}
+
 var (
-	fixtureDir    string
-	fixtureOnce   sync.Once
-	fixtureChange *diff.Change
-	fixtureScopes *syntax.Result
-	fixtureErr    error
+	projectsMu sync.Mutex
+	projects   = map[string]*project{}
 )
 
-// fixtureInputs builds the fixture repository with go-git (tags base and
-// head) and computes its change and scopes once per test binary.
+// fixtureInputs is the shared project's change and scopes.
 func fixtureInputs(t *testing.T) (*diff.Change, *syntax.Result) {
+	return projectInputs(t, sharedProject)
+}
+
+// projectInputs builds a fixture project's repository with go-git (tags
+// base and head, from dir/base and dir/pr) and computes its change and
+// scopes once per test binary.
+func projectInputs(t *testing.T, dir string) (*diff.Change, *syntax.Result) {
 	t.Helper()
-	fixtureOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "lolbench-rules-fixture-")
-		if err != nil {
-			fixtureErr = err
-			return
-		}
-		fixtureDir = dir
-		fixtureErr = testrepo.Build(dir,
-			testrepo.Step{Overlay: "testdata/fixture/base", Tag: "base"},
-			testrepo.Step{Overlay: "testdata/fixture/pr", Tag: "head"})
-		if fixtureErr != nil {
-			return
-		}
-		repo, err := diff.Open(dir)
-		if err != nil {
-			fixtureErr = err
-			return
-		}
-		fixtureChange, fixtureErr = repo.Diff(context.Background(), "base", "head")
-		if fixtureErr != nil {
-			return
-		}
-		fixtureScopes, fixtureErr = syntax.Resolve(context.Background(), dir, fixtureChange, syntax.Options{})
-	})
-	if fixtureErr != nil {
-		t.Fatalf("fixture repository: %v", fixtureErr)
+	projectsMu.Lock()
+	p := projects[dir]
+	if p == nil {
+		p = &project{}
+		projects[dir] = p
 	}
-	return fixtureChange, fixtureScopes
+	projectsMu.Unlock()
+	p.once.Do(func() {
+		if p.repo, p.err = os.MkdirTemp("", "lolbench-rules-fixture-"); p.err != nil {
+			return
+		}
+		if p.err = testrepo.Build(p.repo,
+			testrepo.Step{Overlay: filepath.Join(dir, "base"), Tag: "base"},
+			testrepo.Step{Overlay: filepath.Join(dir, "pr"), Tag: "head"}); p.err != nil {
+			return
+		}
+		repo, err := diff.Open(p.repo)
+		if err != nil {
+			p.err = err
+			return
+		}
+		if p.change, p.err = repo.Diff(context.Background(), "base", "head"); p.err != nil {
+			return
+		}
+		p.scopes, p.err = syntax.Resolve(context.Background(), p.repo, p.change, syntax.Options{})
+	})
+	if p.err != nil {
+		t.Fatalf("fixture repository %s: %v", dir, p.err)
+	}
+	return p.change, p.scopes
+}
+
+// caseProject is the project folder of a case: its own folder when that
+// holds base/, else the shared one.
+func caseProject(casePath string) string {
+	dir := filepath.Dir(casePath)
+	if _, err := os.Stat(filepath.Join(dir, "base")); err == nil {
+		return dir
+	}
+	return sharedProject
 }
 
 // epVariants returns the EP files a case runs against.
@@ -134,13 +167,19 @@ func epVariants(casePath string) []string {
 	if len(own) > 0 {
 		return own
 	}
-	return []string{"testdata/fixture/ep.md", "testdata/fixture/ep.rst"}
+	dir := caseProject(casePath)
+	for _, name := range []string{"ep.md", "ep.rst"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			own = append(own, filepath.Join(dir, name))
+		}
+	}
+	return own
 }
 
 // checkCase runs every rule on one fixture and compares the findings with
 // its expectations.
 func checkCase(t *testing.T, casePath string) {
-	change, scopes := fixtureInputs(t)
+	change, scopes := projectInputs(t, caseProject(casePath))
 	wants := parseExpectations(t, casePath)
 	m, err := mapping.ParseFile(casePath)
 	if err != nil {
@@ -201,9 +240,10 @@ func compare(t *testing.T, casePath string, wants []expectation, rep *Report) {
 // fixture mapping, which must pass every rule.
 func TestFixtures(t *testing.T) {
 	cases, _ := filepath.Glob("testdata/r[0-9][0-9]/*.md")
-	cases = append(cases, "testdata/fixture/mapping.md")
+	own, _ := filepath.Glob("testdata/r[0-9][0-9]/*/*.md")
+	cases = append(append(cases, own...), "testdata/fixture/mapping.md")
 	for _, c := range cases {
-		if strings.HasSuffix(c, ".ep.md") {
+		if strings.HasSuffix(c, ".ep.md") || filepath.Base(c) == "ep.md" {
 			continue
 		}
 		t.Run(strings.TrimPrefix(c, "testdata/"), func(t *testing.T) { checkCase(t, c) })

@@ -362,3 +362,37 @@ func TestR20R28Hostile(t *testing.T) {
 		}
 	}
 }
+
+// TestR27BodyGap: what member rows leave unnamed of a changed class body,
+// and the fix: a member row for each member left, or the class-body row,
+// which alone names the lines outside every member (a docstring).
+func TestR27BodyGap(t *testing.T) {
+	body := &syntax.Scope{File: "m.py", Class: "Raw", PreLines: []int{2}, PostLines: []int{2, 14, 15, 16, 17},
+		Members: []syntax.MemberLines{{Name: "license_expression", PostLines: []int{14, 15, 16}}, {Name: "license_files", PostLines: []int{17}}}}
+	tests := []struct {
+		body     *syntax.Scope
+		listed   []string
+		gap, fix string
+	}{
+		{body, []string{"license_expression"}, "member(s) `license_files`, and line(s) 2 and deleted line(s) 2 outside every member (the class's header, a docstring, a statement of its body)",
+			"the class-body row | `m.py` | `Raw` | - | names the lines no member row can: add it to block 1"},
+		{&syntax.Scope{PostLines: []int{14, 15, 16, 17}, Members: body.Members}, []string{"license_files"}, "member(s) `license_expression`",
+			"add | `m.py` | `Raw` | `license_expression` | to block 1, or name the whole body with | `m.py` | `Raw` | - |"},
+		{&syntax.Scope{PostLines: []int{14, 15, 16, 17}, Members: body.Members}, []string{"license_files", "license_expression"}, "", ""},
+	}
+	for _, tt := range tests {
+		listed := map[string]bool{}
+		for _, n := range tt.listed {
+			listed[n] = true
+		}
+		if got := r27BodyGap(tt.body, listed); got != tt.gap {
+			t.Errorf("gap %q\nwant %q", got, tt.gap)
+		}
+		if tt.gap == "" {
+			continue
+		}
+		if got := r27BodyFix("m.py", "Raw", tt.body, listed, "block 1"); got != tt.fix {
+			t.Errorf("fix %q\nwant %q", got, tt.fix)
+		}
+	}
+}

@@ -12,7 +12,7 @@ import (
 var R28 = &Rule{
 	ID:    28,
 	Name:  "unique-scope-ownership",
-	Doc:   `Each changed (file, class, function) scope, class-body scopes (Class | -) included, has exactly one canonical owner across the Direct modifications and Associated changes of all blocks, even when its file serves several sections (paper: a unique semantic owner). The owner is the block that lists it under Direct modifications: at most one block may, at most once, and not also under its own Associated changes; other blocks may refer to it under Associated changes. A scope listed only under Associated changes must be so in one block alone, which then owns it. File-level rows (- | -) are exempt: a file's imports may serve several sections. The advice names the block that holds the most of the file's other rows, where the scope most likely belongs. Paths that are not PR files are rule 2's, and directory, glob and aggregate entries rule 20's.`,
+	Doc:   `Each changed (file, class, function) scope, class-body scopes (Class | -) included, has exactly one canonical owner across the Direct modifications and Associated changes of all blocks, even when its file serves several sections (paper: a unique semantic owner). The owner is the block that lists it under Direct modifications: at most one block may, at most once, and not also under its own Associated changes; other blocks may refer to it under Associated changes. A scope listed only under Associated changes must be so in one block alone, which then owns it. File-level rows (- | -) are exempt: a file's imports may serve several sections. A class body that several sections change is mapped member by member, not given to a parent section: each changed member as its own row, Class | member, in the Direct modifications of the block it serves, so that each section owns, and its revert removes, exactly its own members (RawMetadata gains license_expression for one section and license_files for another); a member row is a scope of its own, and a Class | - row beside it owns the body's other lines. The violation for a class body in two blocks names the member rows to write. The advice names the block that holds the most of the file's other rows, where the scope most likely belongs. Paths that are not PR files are rule 2's, and directory, glob and aggregate entries rule 20's.`,
 	Check: checkR28,
 }
 
@@ -82,8 +82,8 @@ func checkR28(p *Pass) {
 				if prev := r28Earlier(uses[:i], u.b); prev != nil {
 					continue // already reported for this block
 				}
-				p.Reportf(u.line, r28Where(k), "`%s` of `%s` is also in the Direct modifications of block %d (section %s, line %d): a scope has one owner; keep it in the Direct modifications of %s and list it under Associated changes in the other blocks",
-					k.scope, k.file, first.b.Number, first.b.Section, first.line, r28Owner(p, k, uses))
+				p.Reportf(u.line, r28Where(k), "`%s` of `%s` is also in the Direct modifications of block %d (section %s, line %d): a scope has one owner; keep it in the Direct modifications of %s and list it under Associated changes in the other blocks%s",
+					k.scope, k.file, first.b.Number, first.b.Section, first.line, r28Owner(p, k, uses), r28Members(p, k))
 			}
 		}
 		// The same scope in a block's Direct modifications and its
@@ -157,3 +157,24 @@ func r28Owner(p *Pass, k fileScope, uses []r28Use) string {
 }
 
 func r28Where(k fileScope) string { return fmt.Sprintf("scope %s:%s", k.file, k.scope) }
+
+// r28Members is the advice for a class body that several sections change
+// member by member (issue 25 §3: RawMetadata gains one field for 7.2.1 and
+// one for 7.2.2): a member row each, in its own block, so that each
+// section owns, and its revert removes, its own members; the class-body
+// row stays in one block when the body changes outside every member.
+func r28Members(p *Pass, k fileScope) string {
+	body := p.Bodies[k.file][k.scope.Class]
+	if k.scope.Function != "" || body == nil || len(body.Members) < 2 {
+		return ""
+	}
+	rows := make([]string, len(body.Members))
+	for i, m := range body.Members {
+		rows[i] = fmt.Sprintf("| `%s` | `%s` | `%s` |", k.file, k.scope.Class, m.Name)
+	}
+	s := fmt.Sprintf("; or, when each block adds its own members to the body, list them as member rows instead, each in the Direct modifications of the block it serves: %s", strings.Join(rows, ", "))
+	if pre, post := r27Outside(body); len(pre)+len(post) > 0 {
+		s += fmt.Sprintf(", and keep | `%s` | `%s` | - | in one block for the %s outside every member", k.file, k.scope.Class, r27LineList(pre, post))
+	}
+	return s
+}

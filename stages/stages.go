@@ -49,7 +49,8 @@ type Config struct {
 	// (build.Stage.Runs): a quick look, or a test of the pipeline itself.
 	Runs int
 	// TestProgress receives the progress of the build's test runs
-	// (build.Stage.Progress); nil shows none.
+	// (build.Stage.Progress) and of mutate's coverage run
+	// (mutate.Stage.Progress); nil shows none.
 	TestProgress func(id string, p sandbox.TestProgress)
 }
 
@@ -84,7 +85,7 @@ func Plan(cfg Config) *pipeline.Plan {
 		&build.Stage{Executor: cfg.Executor, Recipe: cfg.Recipe, IncludeUnreviewed: cfg.IncludeUnreviewed, Runs: cfg.Runs, Progress: cfg.TestProgress},
 		// mutate: mutants and coverage need a built task whose F2P and P2P
 		// lists hold (§4).
-		&mutate.Stage{Executor: cfg.Executor, LLM: cfg.LLM, MaxPerOperator: cfg.MaxMutantsPerOperator},
+		&mutate.Stage{Executor: cfg.Executor, LLM: cfg.LLM, MaxPerOperator: cfg.MaxMutantsPerOperator, Progress: cfg.TestProgress},
 		// augment: new tests target the mutants that survive and the lines
 		// nothing covers, so it needs mutate's kill matrix and coverage;
 		// offline it still writes the test-to-section map.

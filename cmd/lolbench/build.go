@@ -33,6 +33,9 @@ type BuildOptions struct {
 	Check bool
 	// Runs overrides the recipe's run count when above 0.
 	Runs int
+	// IncludeUnreviewed builds candidates that did not pass every gate,
+	// marked unreviewed (as lolbench run and export do).
+	IncludeUnreviewed bool
 }
 
 // buildRow is one candidate in the output of `lolbench build`.
@@ -104,12 +107,20 @@ logs, under candidates/<id>/build/check/, and no record, task or status.
 for machines without a Docker engine. It is NOT isolated (no sandbox, the
 host's network and tools) and says so.
 
+A candidate is built only once it has passed every gate (validate, audit,
+rank with Q >= 8.0, review); a skipped gate is not a pass. Otherwise it is
+not built, and the line says which gates it lacks. --include-unreviewed
+builds it anyway, its task marked unreviewed in build/build.json and
+task.toml (demos, or a look before review; a dataset passes the gates, and
+export leaves such tasks out unless given --include-unreviewed too).
+
 Exit status: 0 when every candidate was built (or the check found no
-problem), 1 when any was rejected or failed (or the check found problems),
-2 for bad input.`,
+problem), 1 when any was not built (the gates), rejected or failed (or the
+check found problems), 2 for bad input.`,
 		Example: `  lolbench build tinykv-tkep-0002 --workspace work
   lolbench build --check tinykv-tkep-0002 --workspace work
   lolbench build tinykv-tkep-0002 --runs 1
+  lolbench build tinykv-tkep-0002 --include-unreviewed
   lolbench build --all --projects data/projects.yaml
   lolbench build unitconv-ucep-0004 --executor local --json | jq '.[0].f2p'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -141,6 +152,7 @@ problem), 1 when any was rejected or failed (or the check found problems),
 	fl.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	fl.BoolVar(&opts.Check, "check", false, "check one candidate's recipe fast: the install commands and one test file, one run")
 	fl.IntVar(&opts.Runs, "runs", 0, "runs per side instead of the recipe's (0: the recipe's)")
+	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "build candidates that did not pass every gate (validate, audit, rank Q >= 8.0, review), marked unreviewed")
 	return cmd
 }
 
@@ -203,7 +215,7 @@ func runBuild(ctx context.Context, f *Factory, opts *BuildOptions) error {
 	defer closeEx()
 	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, nil)
 	defer tests.close()
-	stage := &build.Stage{Executor: ex, Recipe: registryRecipe(opts.Registry), Runs: opts.Runs, Progress: tests.update}
+	stage := &build.Stage{Executor: ex, Recipe: registryRecipe(opts.Registry), Runs: opts.Runs, IncludeUnreviewed: opts.IncludeUnreviewed, Progress: tests.update}
 	env := &pipeline.Env{Workspace: ws, Status: tests.status(), Getenv: f.Getenv, Version: version, Force: opts.Force}
 	if opts.Check {
 		return runCheck(ctx, f, opts, stage, env, cands[0])

@@ -25,6 +25,7 @@ func TestBuildFlags(t *testing.T) {
 		{[]string{"a", "--executor", "podman"}, BuildOptions{}, `build: --executor "podman": docker or local`},
 		{[]string{"--check", "a-1", "--runs", "1"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Check: true, Runs: 1}, ""},
 		{[]string{"a-1", "--runs", "2"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Runs: 2}, ""},
+		{[]string{"a-1", "--include-unreviewed"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", IncludeUnreviewed: true}, ""},
 		{[]string{"--check", "a", "b"}, BuildOptions{}, "build: --check takes one candidate (see 'lolbench build --help')"},
 		{[]string{"--check", "--all"}, BuildOptions{}, "build: --check takes one candidate (see 'lolbench build --help')"},
 		{[]string{"a", "--runs", "-1"}, BuildOptions{}, "build: --runs -1: want 1 or more (0: the recipe's)"},

@@ -40,8 +40,9 @@ func newCmdMappingScaffold(f *Factory, runF func(*MappingScaffoldOptions) error)
 filled in (docs/mapping-format.md, "Scaffolds and unfilled cells"): every EP
 heading in the Section Classification Summary with its id and title, every PR
 file in the PR File Summary with its category from the language table, every
-changed scope of every source file (and test file), resolved as 'lolbench pr
-scopes' resolves them, and all counts, percentages and numbers.
+changed scope of every source file (and test file, and build script such as
+noxfile.py), resolved as 'lolbench pr scopes' resolves them, and all counts,
+percentages and numbers.
 
 Every judgement cell holds the marker TODO: whether a section is
 implementable and its category, which section each file or scope serves,

@@ -73,6 +73,10 @@ code do not count) by the F2P suite, the P2P suite and their union, and per
 test where the tool allows: Go with go test -cover and -coverpkg over the
 changed packages, Python with coverage.py, Java with the JaCoCo report the
 recipe's coverage section gives. Written to candidates/<id>/coverage/.
+The coverage run, the whole suite under the coverage tool, shows its progress
+as the build's test runs do: tests done of tests known and the time it has
+taken, a bar on a terminal, otherwise a line when it starts and ends and at
+least one every 30 seconds.
 
 Mutants are complete alternative solutions that violate one section of the
 proposal. Methods (--methods):
@@ -204,9 +208,12 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 		return err
 	}
 	defer closeEx()
+	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, nil)
+	defer tests.close()
 	stage := &mutate.Stage{Executor: ex, LLM: client, Families: opts.Methods, Operators: opts.Operators,
-		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, AllTests: opts.AllTests, Sections: opts.Sections, Evidence: opts.Evidence}
-	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version, Force: opts.Force}
+		MaxPerOperator: opts.MaxPerOperator, Jobs: opts.Jobs, AllTests: opts.AllTests, Sections: opts.Sections, Evidence: opts.Evidence,
+		Progress: tests.update}
+	env := &pipeline.Env{Workspace: ws, Status: tests.status(), Getenv: f.Getenv, Version: version, Force: opts.Force}
 	out := mutateOutput{Candidates: []mutateRow{}}
 	var reports []*mutation.Report
 	var failed []string
@@ -214,7 +221,7 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 		row := mutateRow{Candidate: id, Stages: []pipeline.StageOutcome{}}
 		c, err := pipeline.OpenCandidate(ws, id)
 		if err == nil {
-			fmt.Fprintf(f.IO.ErrOut, "%s: %s\n", id, stage.String())
+			fmt.Fprintf(env.Status, "%s: %s\n", id, stage.String())
 			row.Stages, err = pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{stage})
 		}
 		if err != nil {

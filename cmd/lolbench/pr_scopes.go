@@ -37,20 +37,27 @@ Class is the innermost type-like container (class, struct, interface, enum,
 record, trait, impl, Go receiver type), dotted from the outside in
 (Outer.Inner); function is the innermost named function, method or
 constructor (outer.inner when nested). Lines in a class body outside every
-function (fields, enum constants, class attributes) are the class's own
-scope: the class and an empty function, shown as Class (issue 12 §1; rule
-27 asks for a Class | - row). Lines outside every function and class are
+function (fields, enum constants, class attributes, and the comments and
+blank lines between them) are the class's own scope: the class and an empty
+function, shown as Class (issue 12 §1; rule 27 asks for a Class | - row, or
+one Class | member row per changed member). A comment or blank line before
+a method is file-level. Lines outside every function and class are
 file-level: empty class and function. A scope is new when its class and
 function exist only after the change. The package documentation of
 pipeline/syntax gives the naming rules of each language.
 
 The table has one line per scope: file, Class.function (Class for a class
-body, "-" for file level), the number of deleted and added lines, and "(new)".
+body, "-" for file level), the number of deleted and added lines, "(new)",
+and for a class body the members its lines change (a comment or blank line
+counts for the member after it).
 
 --json prints an array sorted by file, class and function:
 
   [{"file":"svc/api.py","class":"Api","function":"post","pre_lines":[],
-    "post_lines":[4,5],"new":true}]`,
+    "post_lines":[4,5],"new":true,"members":[]},
+   {"file":"svc/api.py","class":"Api","function":"","pre_lines":[],
+    "post_lines":[2],"new":true,"members":[{"name":"timeout",
+    "pre_lines":[],"post_lines":[2]}]}]`,
 		Example: `  lolbench pr scopes --repo ./work/repos/cpython --base 3f1c2a9 --head 8e0d7b1
 
   # as JSON, with a larger size limit for generated parsers
@@ -97,12 +104,14 @@ type scopeJSON struct {
 	PreLines  []int  `json:"pre_lines"`
 	PostLines []int  `json:"post_lines"`
 	New       bool   `json:"new"`
+	// Members are a class body's changed members (syntax.Scope.Members).
+	Members []syntax.MemberLines `json:"members"`
 }
 
 func scopesJSON(scopes []syntax.Scope) []scopeJSON {
 	out := make([]scopeJSON, 0, len(scopes))
 	for _, s := range scopes {
-		j := scopeJSON{File: s.File, Class: s.Class, Function: s.Function, PreLines: s.PreLines, PostLines: s.PostLines, New: s.New}
+		j := scopeJSON{File: s.File, Class: s.Class, Function: s.Function, PreLines: s.PreLines, PostLines: s.PostLines, New: s.New, Members: s.Members}
 		// [] rather than null: the schema does not change with the data.
 		if j.PreLines == nil {
 			j.PreLines = []int{}
@@ -110,13 +119,17 @@ func scopesJSON(scopes []syntax.Scope) []scopeJSON {
 		if j.PostLines == nil {
 			j.PostLines = []int{}
 		}
+		if j.Members == nil {
+			j.Members = []syntax.MemberLines{}
+		}
 		out = append(out, j)
 	}
 	return out
 }
 
 // writeScopesTable prints "file  Class.function  -3 +5  (new)" per scope,
-// the first two columns padded.
+// the first two columns padded, and a class body's changed members
+// ("members: license_expression, license_files").
 func writeScopesTable(w io.Writer, scopes []syntax.Scope) {
 	type row struct{ file, name, counts string }
 	rows := make([]row, len(scopes))
@@ -138,6 +151,13 @@ func writeScopesTable(w io.Writer, scopes []syntax.Scope) {
 		line := scopePad(r.file, wFile) + "  " + scopePad(r.name, wName) + "  " + r.counts
 		if scopes[i].New {
 			line = scopePad(line, wFile+wName+wCounts+4) + "  (new)"
+		}
+		if ms := scopes[i].Members; len(ms) > 0 {
+			names := make([]string, len(ms))
+			for j, m := range ms {
+				names[j] = displayPath(m.Name)
+			}
+			line = scopePad(line, wFile+wName+wCounts+4) + "  members: " + strings.Join(names, ", ")
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -54,7 +54,7 @@ func scopesRepo(t *testing.T) (dir, base, head string) {
 		"notes.md":    "a\n",
 	})
 	head = commit(map[string]string{
-		"svc/api.py":  "class Api:\n    def get(self):\n        return 2\n    def post(self):\n        return 3\n",
+		"svc/api.py":  "class Api:\n    def get(self):\n        return 2\n    def post(self):\n        return 3\n    retries = 3\n",
 		"svc/main.go": "package svc\n\nfunc Run() {\n\tstart()\n\tstop()\n}\n",
 		"svc/Main.kt": "fun main() {\n    println()\n}\n",
 		"notes.md":    "b\n",
@@ -75,15 +75,17 @@ func TestPRScopes(t *testing.T) {
 		{
 			name: "json",
 			args: []string{"pr", "scopes", "--repo", dir, "--base", base, "--head", head, "--json"},
-			wantOut: `[{"file":"svc/api.py","class":"Api","function":"get","pre_lines":[3],"post_lines":[3],"new":false},` +
-				`{"file":"svc/api.py","class":"Api","function":"post","pre_lines":[],"post_lines":[4,5],"new":true},` +
-				`{"file":"svc/main.go","class":"","function":"Run","pre_lines":[],"post_lines":[5],"new":false}]` + "\n",
+			wantOut: `[{"file":"svc/api.py","class":"Api","function":"","pre_lines":[],"post_lines":[6],"new":false,"members":[{"name":"retries","pre_lines":[],"post_lines":[6]}]},` +
+				`{"file":"svc/api.py","class":"Api","function":"get","pre_lines":[3],"post_lines":[3],"new":false,"members":[]},` +
+				`{"file":"svc/api.py","class":"Api","function":"post","pre_lines":[],"post_lines":[4,5],"new":true,"members":[]},` +
+				`{"file":"svc/main.go","class":"","function":"Run","pre_lines":[],"post_lines":[5],"new":false,"members":[]}]` + "\n",
 			wantErrOut: skipped,
 		},
 		{
 			name: "table",
 			args: []string{"pr", "scopes", "--repo", dir, "--base", base, "--head", head, "--workers", "1"},
-			wantOut: "svc/api.py   Api.get   -1 +1\n" +
+			wantOut: "svc/api.py   Api       -0 +1  members: retries\n" +
+				"svc/api.py   Api.get   -1 +1\n" +
 				"svc/api.py   Api.post  -0 +2  (new)\n" +
 				"svc/main.go  Run       -0 +1\n",
 			wantErrOut: skipped,

@@ -65,7 +65,8 @@ and everything after it, for that candidate only. A candidate rejected at a
 stage stops there, with the reason recorded (lolbench status). Results are
 written atomically: a run killed at any moment and started again loses
 nothing. On a terminal, bars show each stage and candidate, and the
-build's test runs (tests done of tests known, the run's time, run n of N);
+build's test runs and mutate's coverage run (tests done of tests known, the
+run's time, run n of N);
 elsewhere a line per finished stage, and test progress at least every 30
 seconds while tests run.
 

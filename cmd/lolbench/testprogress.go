@@ -19,8 +19,9 @@ import (
 // minutes looks hung.
 const quietLimit = 30 * time.Second
 
-// testProgress shows the test runs of task builds: tests done of tests
-// known, the time the current run has taken and which run of how many.
+// testProgress shows long test runs: the build's, mutate's coverage run
+// and lolbench verify's (issue 25 §2): tests done of tests known, the time
+// the current run has taken and which run of how many.
 // On a terminal it is one bar per candidate and side in the mpb container
 // the command already shows (lolbench run's stage bars) or its own; on
 // anything else it is a line when a run starts and when it ends, and one
@@ -141,12 +142,29 @@ func (t *testProgress) tick() {
 // line is the plain form: "tinykv-tkep-0002: tests before the reference
 // solution, run 2 of 3: 12/57 done, 1m30s".
 func (r *testRun) line(now time.Time) string {
-	s := fmt.Sprintf("%s: tests %s the reference solution, run %d of %d: %s, %s", r.id, r.p.Side, r.p.Run, r.p.Runs,
+	s := fmt.Sprintf("%s: tests %s, run %d of %d: %s, %s", r.id, sideTitle(r.p.Side, true), r.p.Run, r.p.Runs,
 		counts(r.p), now.Sub(r.start).Round(time.Second))
 	if r.p.Ended {
 		s += ", ended"
 	}
 	return s
+}
+
+// sideTitle says which test run a side is, at length for a line ("before
+// the reference solution") or short for a bar ("before").
+func sideTitle(side string, long bool) string {
+	switch side {
+	case sandbox.Before, sandbox.After:
+		if long {
+			return side + " the reference solution"
+		}
+		return side
+	case sandbox.CoverageSide:
+		return "under coverage"
+	case sandbox.SolutionSide:
+		return "of the solution"
+	}
+	return side
 }
 
 // counts is "12/57 done", or "12 done" while the total is unknown (and
@@ -177,7 +195,7 @@ func (t *testProgress) bar(key string, r *testRun) {
 		sb.b = t.p.AddBar(0, mpb.BarRemoveOnComplete(),
 			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 				c := sb.cur.Load()
-				return fmt.Sprintf("%s tests %s, run %d/%d", c.id, c.p.Side, c.p.Run, c.p.Runs)
+				return fmt.Sprintf("%s tests %s, run %d/%d", c.id, sideTitle(c.p.Side, false), c.p.Run, c.p.Runs)
 			}, decor.WCSyncSpaceR)),
 			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
 				c := sb.cur.Load()

@@ -134,6 +134,16 @@ func TestValidateFixture(t *testing.T) {
 			t.Fatalf("code %d, stderr %q", code, errOut)
 		}
 	})
+	t.Run("a part left out is rule 4's, with the other violations", func(t *testing.T) {
+		m := "../../rules/testdata/r04/fail-missing-part.md"
+		out, errOut, code := runCLI(t, args(m)...)
+		want := "R04 vocabularies-and-schemas: 1 violation\n  " + m + ": Unmapped PR Files: the part \"## Unmapped PR Files\" is missing; add it in its place (docs/mapping-format.md), with \"None.\" when it has no rows\n" +
+			"R11 pfs-consistency: 1 violation\n  " + m + ":19: file `README.md`: `README.md` has role unmapped but is not listed in Unmapped PR Files; add the row \"| `README.md` | documentation | <reason> |\" with the reason it is left unmapped\n" +
+			"26 of 28 rules passed, 2 violations\n"
+		if code != 1 || out != want || errOut != "" {
+			t.Fatalf("code %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, out, want)
+		}
+	})
 	t.Run("unparseable mapping is bad input", func(t *testing.T) {
 		bad := filepath.Join(t.TempDir(), "bad.md")
 		os.WriteFile(bad, []byte("# Mapping: x\n\n## Surprise\n"), 0o644)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 )
@@ -58,6 +59,11 @@ verifier's folder (reward.txt, reward.json and grade.json as Harbor would read
 them, and run-1/, the raw run) is kept in --out/verifier, this machine's grade
 in --out/grade.json. With --executor local the tests run unisolated, as you.
 
+The run shows its progress on standard error as the build's test runs do:
+tests done of tests known (what the run announced, else the task's listed
+tests) and the time it has taken; on a terminal a bar, otherwise a line when
+the run starts and ends and at least one every 30 seconds.
+
 Exit status: 0 when the reward is 1, 1 when it is 0, 2 for bad input.`,
 		Example: `  lolbench verify work/candidates/tinykv-tkep-0002/task --solution agent.patch
   lolbench verify work/export/harbor/unitconv-ucep-0004 --solution work/candidates/unitconv-ucep-0004/build/solution.patch
@@ -97,7 +103,8 @@ func runVerify(cmd *cobra.Command, f *Factory, opts *VerifyOptions) error {
 	if err != nil {
 		return fmt.Errorf("verify: solution: %w", err)
 	}
-	if _, err := harbor.LoadConfig(opts.TaskDir); err != nil {
+	cfg, err := harbor.LoadConfig(opts.TaskDir)
+	if err != nil {
 		return err
 	}
 	out := opts.Out
@@ -114,7 +121,11 @@ func runVerify(cmd *cobra.Command, f *Factory, opts *VerifyOptions) error {
 		return err
 	}
 	defer closeEx()
-	g, err := harbor.Verify(cmd.Context(), ex, opts.TaskDir, patch, out, f.IO.ErrOut)
+	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, nil)
+	name := harbor.TaskName(opts.TaskDir, cfg)
+	g, err := harbor.VerifyProgress(cmd.Context(), ex, opts.TaskDir, patch, out, tests.status(),
+		func(p sandbox.TestProgress) { tests.update(name, p) })
+	tests.close()
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,11 @@ import (
 )
 
 // Step is one commit: the files of Overlay (a folder) are copied over the
-// work tree, the paths in Delete are removed, and the commit gets Tag.
+// work tree, then Files (slash path -> content) are written, the paths in
+// Delete are removed, and the commit gets Tag.
 type Step struct {
 	Overlay string
+	Files   map[string]string
 	Delete  []string
 	Tag     string
 	Message string
@@ -37,6 +39,15 @@ func Build(dir string, steps ...Step) error {
 	for i, s := range steps {
 		if s.Overlay != "" {
 			if err := copyTree(s.Overlay, dir); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+		}
+		for name, content := range s.Files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("step %d: %w", i+1, err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 				return fmt.Errorf("step %d: %w", i+1, err)
 			}
 		}

@@ -134,6 +134,7 @@ func (goAdapter) Script(p *Plan) (string, error) {
 		fmt.Fprintf(&b, "printf '%%s %%s\\n' %s \"$(go list -f '{{.ImportPath}}' %s 2>>\"$cov/list.err\")\" >>\"$cov/dirs.txt\"\n", testcmd.Quote(d), testcmd.Quote(goPattern(d)))
 	}
 	cp := testcmd.Quote(strings.Join(pats, ","))
+	done := 0 // tests run so far, for the host's progress
 	for i, pkg := range pkgs {
 		bin := fmt.Sprintf("\"$cov/p%d.test\"", i)
 		fmt.Fprintf(&b, "dir=$(go list -f '{{.Dir}}' %s 2>>\"$cov/list.err\")\n", testcmd.Quote(pkg))
@@ -142,7 +143,8 @@ func (goAdapter) Script(p *Plan) (string, error) {
 		for j, name := range byPkg[pkg] {
 			stem := fmt.Sprintf("$cov/p%d-t%d", i, j)
 			fmt.Fprintf(&b, "\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"%s.out\" >\"%s.log\" 2>&1 </dev/null\n", bin, testcmd.Quote("^"+name+"$"), stem, stem)
-			fmt.Fprintf(&b, "\techo $? >\"%s.exit\"\n", stem)
+			done++
+			fmt.Fprintf(&b, "\techo $? >\"%s.exit\"\n\tlolbench_done %d\n", stem, done)
 		}
 		b.WriteString("\tcd \"$LOLBENCH_TESTBED\" || exit 90\n")
 		// The binaries are large and not needed after their runs.

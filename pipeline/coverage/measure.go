@@ -13,6 +13,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
@@ -123,6 +124,16 @@ type Spec struct {
 	// the patches (Python uses it to turn test ids into pytest node ids);
 	// nil guesses.
 	Exists func(path string) bool
+	// Progress, when set, receives the run's test progress
+	// (sandbox.CoverageSide, one run), as the build's test runs report
+	// theirs (issue 25 §2).
+	Progress sandbox.ProgressFunc
+	// Grader is a static lolbench-grade for the sandbox (the task's
+	// tests/lolbench-grade). With Progress, it counts the finished tests
+	// in a test log as the verifier does (lolbench-grade count); without
+	// it, a run that is one test command (Python) reports only its start,
+	// its end and the time it takes.
+	Grader string
 }
 
 // Plan is what an adapter works from: the spec, its target and every
@@ -196,6 +207,25 @@ func ApplyScript(patches []string) string {
 	return b.String()
 }
 
+// progressScript defines the shell functions with which an adapter's
+// script reports its tests' progress to the host, in guard.ProgressFile
+// as the verifier writes it (issue 25 §2); without on they do nothing.
+//
+//	lolbench_done N      N tests are done (an adapter that runs one test
+//	                     at a time counts them itself: Go)
+//	lolbench_count LOG   the verifier's counter follows the test log LOG
+//	                     (lolbench-grade count, when the job has it) ...
+//	lolbench_count_end   ... until the run is over (Python)
+func progressScript(on bool, known int) string {
+	if !on {
+		return "lolbench_done() { :; }\nlolbench_count() { :; }\nlolbench_count_end() { :; }\n"
+	}
+	return fmt.Sprintf(`lolbench_done() { printf '{"run":1,"runs":1,"done":%%d,"known":%[1]d}' "$1" >"$out/%[2]s.tmp" && mv -f "$out/%[2]s.tmp" "$out/%[2]s"; }
+lolbench_count() { if [ -x "$LOLBENCH_DIR/%[3]s" ]; then rm -f "$LOLBENCH_DIR/count.done"; "$LOLBENCH_DIR/%[3]s" count -log "$1" -until "$LOLBENCH_DIR/count.done" -out "$out" -known %[1]d & lolbench_counter=$!; fi; }
+lolbench_count_end() { if [ -n "${lolbench_counter:-}" ]; then : >"$LOLBENCH_DIR/count.done"; wait "$lolbench_counter" 2>/dev/null; lolbench_counter=; fi; }
+`, known, guard.ProgressFile, guard.GraderFile)
+}
+
 // ApplyError reads what ApplyScript left in a job's output folder: "" when
 // every patch applied.
 func ApplyError(outDir string) string {
@@ -245,9 +275,22 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
 	}
-	full := ApplyScript(names) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
+	full := ApplyScript(names) + progressScript(spec.Progress != nil, len(p.Tests)) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
 	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
 	job := sandbox.Job{Name: "coverage", Script: full, Files: files, Timeout: time.Duration(len(p.Tests)+len(p.Suites)+2)*per + 5*time.Minute, OutDir: outDir}
+	if spec.Progress != nil {
+		if spec.Grader != "" {
+			bin, err := os.ReadFile(spec.Grader)
+			if err != nil {
+				return nil, fmt.Errorf("coverage job: grader: %w", err)
+			}
+			files[guard.GraderFile] = bin
+			job.Executables = map[string]bool{guard.GraderFile: true}
+		}
+		var over func(string)
+		ctx, over = sandbox.FollowProgress(ctx, spec.Progress, sandbox.CoverageSide, 1, len(p.Tests), guard.ProgressFile)
+		defer func() { over(filepath.Join(outDir, guard.ProgressFile)) }()
+	}
 	jr, err := env.Run(ctx, job)
 	if err != nil {
 		return nil, fmt.Errorf("coverage job: %w", err)

@@ -66,9 +66,10 @@ func (pythonAdapter) Script(p *Plan) (string, error) {
 	cmd = strings.ReplaceAll(cmd, recipe.Placeholder, strings.Join(items, " "))
 	var b strings.Builder
 	b.WriteString("printf '[run]\\ndynamic_context = test_function\\nrelative_files = True\\ndata_file = %s/data\\n' \"$cov\" >\"$cov/coveragerc\"\n")
+	b.WriteString("lolbench_count \"$cov/run.log\"\n")
 	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/run.log\" 2>&1 </dev/null\n", r.Limits.TimeoutSec, testcmd.Quote(cmd))
 	fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/run.log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(cmd))
-	b.WriteString("echo $? >\"$cov/run.exit\"\n")
+	b.WriteString("echo $? >\"$cov/run.exit\"\nlolbench_count_end\n")
 	b.WriteString("python3 -m coverage json --rcfile=\"$cov/coveragerc\" --show-contexts -o \"$cov/coverage.json\" >\"$cov/json.log\" 2>&1\n")
 	return b.String(), nil
 }

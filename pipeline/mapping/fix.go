@@ -278,6 +278,9 @@ func commentsOf(line string) []string { return commentRE.FindAllString(line, -1)
 // name a row by name and show it whole, or by value when value is set (a
 // statistic), which then also names its only cell.
 func syncTable[R any, P rowPtr[R]](e *editor, old, want Table[R], cols []column[R], part string, name, value func(*R) string, names ...string) {
+	if old.Line == 0 {
+		return // a missing part is rule 4's: the curator adds it in its place
+	}
 	kept := map[int]*R{}
 	for i := range want.Rows {
 		if l := P(&want.Rows[i]).base().Line; l > 0 {

@@ -141,12 +141,8 @@ func (p *parser) parse(src []byte) *Mapping {
 		p.part(m, nodes[i].(*ast.Heading), nodes[i+1:j])
 		i = j
 	}
-	missing := max(m.TitleLine, 1)
-	for _, name := range Parts {
-		if _, ok := m.PartLines[name]; !ok {
-			p.errorf(missing, "missing part %q", "## "+name)
-		}
-	}
+	// A missing part is readable input, read as empty: rule 4 reports it
+	// with every other violation.
 	return m
 }
 

@@ -128,15 +128,30 @@ func noneDash(s string) string {
 }
 
 // ScaffoldScopes resolves the changed scopes of the PR's source files, as
-// rule 27 does, and of its test files too, which rule 27 does not require
-// but whose changed test functions a Test Plan block lists.
+// rule 27 does, and of its test and build files too, which rule 27 does
+// not require but whose changed functions a block lists: a Test Plan
+// block its tests, and the block a build script serves its new functions
+// (a noxfile.py session, a setup.py helper; issue 25 §3). Build files
+// tree-sitter cannot read (go.mod, pyproject.toml) stay file-level rows.
 func ScaffoldScopes(ctx context.Context, repoDir string, ch *diff.Change) (*syntax.Result, error) {
 	c := *ch
 	c.Files = slices.Clone(ch.Files)
 	for i := range c.Files {
-		if c.Files[i].Category == lang.Test {
-			c.Files[i].Category = lang.Source
+		f := &c.Files[i]
+		if f.Category == lang.Test || f.Category == lang.Build && readable(f.Path()) {
+			f.Category = lang.Source
 		}
 	}
 	return syntax.Resolve(ctx, repoDir, &c, syntax.Options{})
+}
+
+// readable reports whether tree-sitter reads a file's language: a build
+// file it cannot read (go.mod) is not resolved, and so not reported as
+// skipped.
+func readable(path string) bool {
+	name := ""
+	if l := lang.ForPath(path); l != nil {
+		name = l.Name
+	}
+	return syntax.Supported(syntax.ParseLanguage(path, name))
 }

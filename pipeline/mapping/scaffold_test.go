@@ -286,3 +286,47 @@ func TestScaffoldFilledAndFixed(t *testing.T) {
 		})
 	}
 }
+
+// TestScaffoldBuildFileFunctions: a function a PR adds to a build script
+// that tree-sitter reads (noxfile.py) gets its row, as pypa/packaging's
+// PEP 639 PR adds the nox session update_licenses (issue 25 §3); a build
+// file it cannot read (pyproject.toml) keeps a file-level row.
+func TestScaffoldBuildFileFunctions(t *testing.T) {
+	base := map[string]string{
+		"noxfile.py":     "import nox\n\n\n@nox.session\ndef tests(session):\n    session.run(\"pytest\")\n",
+		"pyproject.toml": "[project]\nname = \"demo\"\n",
+		"src/demo.py":    "def f():\n    return 1\n",
+	}
+	pr := map[string]string{
+		"noxfile.py":     "import json\n\nimport nox\n\n\n@nox.session\ndef tests(session):\n    session.run(\"pytest\")\n\n\n@nox.session\ndef update_licenses(session):\n    session.install(\"httpx\")\n    json.dump({}, open(\"licenses.json\", \"w\"))\n",
+		"pyproject.toml": "[project]\nname = \"demo\"\nlicense = \"MIT\"\n",
+		"src/demo.py":    "def f():\n    return 2\n",
+	}
+	dir := t.TempDir()
+	if err := testrepo.Build(dir,
+		testrepo.Step{Files: base, Tag: "base"},
+		testrepo.Step{Files: pr, Tag: "head"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := r.Diff(context.Background(), "base", "head")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := mapping.ScaffoldScopes(context.Background(), dir, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mapping.Scaffold(mapping.ScaffoldInput{ID: "demo-1", Change: ch, Scopes: res.Scopes})
+	var got []string
+	for _, row := range m.Blocks[0].Direct.Rows {
+		got = append(got, rowKey(row))
+	}
+	want := []string{"noxfile.py - -", "noxfile.py - update_licenses", "pyproject.toml - -", "src/demo.py - f"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}

@@ -17,7 +17,11 @@
 //     that one section owns is reverted. Ownership (Owners) comes from the
 //     mapping's Direct modifications rows matched to the changed scopes of
 //     rules 27 and 28: a changed (file, class, function) scope belongs to
-//     the one block that lists it; file-level lines belong to a section when
+//     the one block that lists it; a class body's lines to the block whose
+//     member row (Class | member) names the member they declare, else to
+//     the block with its Class | - row, so that a body two sections share
+//     member by member loses exactly one section's members (issue 25 §3;
+//     the stub revert removes them too); file-level lines belong to a section when
 //     exactly one block lists the file with a file-level row, or, when none
 //     does, when all the file's changed functions belong to that section.
 //     The build check drops a revert whose removed code others still use.

@@ -20,8 +20,10 @@ type scopeKey struct{ file, class, function string }
 
 // Owners says which mapped section owns each changed line of the reference
 // solution (rules 27–28): a changed (file, class, function) scope belongs
-// to the one block whose Direct modifications list it, and a class's lines
-// outside its methods to the block with its (file, class, -) row; a
+// to the one block whose Direct modifications list it; a class's lines
+// outside its methods to the block with a member row naming the member
+// they declare (Class | member, issue 25 §3: a class body shared member by
+// member), else to the block with its (file, class, -) row; a
 // file-level line
 // belongs to a section only when exactly one block lists its file with a
 // file-level (or class-body) Direct row, since several sections may share
@@ -35,13 +37,17 @@ type Owners struct {
 	post     map[string]map[int]scopeKey // file -> added line -> scope
 	pre      map[string]map[int]scopeKey // file -> deleted line (pre-change) -> scope
 	fresh    map[scopeKey]bool           // function scopes that exist only after the change
+	// postMember and preMember name the class-body member a changed line
+	// declares (syntax.Scope.Members); a member row owns it.
+	postMember, preMember map[string]map[int]string
 }
 
 // NewOwners indexes the mapping's Direct rows and the changed scopes
 // (syntax.Resolve over the PR).
 func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 	o := &Owners{scope: map[scopeKey]string{}, file: map[string]string{},
-		post: map[string]map[int]scopeKey{}, pre: map[string]map[int]scopeKey{}, fresh: map[scopeKey]bool{}}
+		post: map[string]map[int]scopeKey{}, pre: map[string]map[int]scopeKey{}, fresh: map[scopeKey]bool{},
+		postMember: map[string]map[int]string{}, preMember: map[string]map[int]string{}}
 	fileLevel := map[string]map[string]bool{}
 	if m != nil {
 		for _, b := range m.Blocks {
@@ -66,9 +72,11 @@ func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 					fileLevel[path][id] = true
 					continue
 				}
+				// A function row, or a member row: rule 28 gives either one
+				// owner, the first block.
 				k := scopeKey{path, class, fn}
 				if _, taken := o.scope[k]; !taken {
-					o.scope[k] = id // rule 28: the first block owns it
+					o.scope[k] = id
 				}
 			}
 		}
@@ -124,6 +132,19 @@ func NewOwners(m *mapping.Mapping, scopes *syntax.Result) *Owners {
 				}
 				o.pre[s.File][l] = k
 			}
+			for _, m := range s.Members {
+				for _, side := range []struct {
+					lines []int
+					at    map[string]map[int]string
+				}{{m.PostLines, o.postMember}, {m.PreLines, o.preMember}} {
+					if side.at[s.File] == nil {
+						side.at[s.File] = map[int]string{}
+					}
+					for _, l := range side.lines {
+						side.at[s.File][l] = m.Name
+					}
+				}
+			}
 		}
 	}
 	return o
@@ -147,11 +168,16 @@ func (o *Owners) Section(id string) *Section {
 	return nil
 }
 
-func (o *Owners) owner(k scopeKey, ok bool) string {
+// owner is the section owning a changed line of scope k that declares
+// member (or none).
+func (o *Owners) owner(k scopeKey, member string, ok bool) string {
 	if !ok {
 		return ""
 	}
 	if k.function == "" {
+		if id := o.memberOwner(k, member); id != "" {
+			return id
+		}
 		if id, ok := o.scope[k]; ok && k.class != "" {
 			return id
 		}
@@ -160,16 +186,39 @@ func (o *Owners) owner(k scopeKey, ok bool) string {
 	return o.scope[k]
 }
 
+// memberOwner is the section whose member row names member of class-body
+// scope k, or "".
+func (o *Owners) memberOwner(k scopeKey, member string) string {
+	if member == "" || k.class == "" {
+		return ""
+	}
+	return o.scope[scopeKey{k.file, k.class, member}]
+}
+
 // Added returns the section owning an added line of file (post-change
 // numbering), or "".
 func (o *Owners) Added(file string, line int) string {
 	k, ok := o.post[file][line]
-	return o.owner(k, ok)
+	return o.owner(k, o.postMember[file][line], ok)
 }
 
 // Deleted returns the section owning a deleted line of file (pre-change
 // numbering; file is the path before the change), or "".
 func (o *Owners) Deleted(file string, line int) string {
 	k, ok := o.pre[file][line]
-	return o.owner(k, ok)
+	return o.owner(k, o.preMember[file][line], ok)
+}
+
+// AddedMember and DeletedMember return the section owning a changed line
+// through a member row, and the member, or "" (the stub revert removes
+// these lines; it keeps the rest of a class body).
+func (o *Owners) AddedMember(file string, line int) (section, member string) {
+	m := o.postMember[file][line]
+	return o.memberOwner(o.post[file][line], m), m
+}
+
+// DeletedMember is AddedMember for a deleted line (pre-change numbering).
+func (o *Owners) DeletedMember(file string, line int) (section, member string) {
+	m := o.preMember[file][line]
+	return o.memberOwner(o.pre[file][line], m), m
 }

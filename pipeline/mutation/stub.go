@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,14 +31,19 @@ import (
 //     new signature;
 //   - its file-level and class-level lines (imports, constants, types,
 //     class attributes) stay, so the other sections still import and
-//     build.
+//     build;
+//   - but the class-body members it owns through member rows (Class |
+//     member: the mapping says each is this section's own, issue 25 §3)
+//     are reverted as the plain revert reverts them, so that a shared
+//     class body loses exactly this section's members.
 //
 // Go files lose the imports the stubs left unused.
 type StubRevert struct {
 	Revert
 	// Stubbed and Restored name the functions stubbed and put back, as
-	// "path:line name" (after the reference solution).
-	Stubbed, Restored []string
+	// "path:line name" (after the reference solution); Members the
+	// members reverted, as "path Class.member".
+	Stubbed, Restored, Members []string
 }
 
 // StubReverts returns the stub revert of a section, and false when it
@@ -51,11 +57,11 @@ func StubReverts(ctx context.Context, sol *Solution, o *Owners, sec Section) (St
 		if f.Skip != "" || f.After == nil || syn == nil || syn.Defs == nil {
 			continue
 		}
-		src, stubbed, restored, err := stubFile(ctx, f, o, sec.ID, fmt.Sprintf(syn.Stub, msg))
+		src, stubbed, restored, members, err := stubFile(ctx, f, o, sec.ID, fmt.Sprintf(syn.Stub, msg))
 		if err != nil {
 			return StubRevert{}, false, err
 		}
-		if len(stubbed)+len(restored) == 0 {
+		if len(stubbed)+len(restored)+len(members) == 0 {
 			continue
 		}
 		if f.Language == "Go" {
@@ -65,6 +71,7 @@ func StubReverts(ctx context.Context, sol *Solution, o *Owners, sec Section) (St
 		out.Files = append(out.Files, f.Path)
 		out.Stubbed = append(out.Stubbed, stubbed...)
 		out.Restored = append(out.Restored, restored...)
+		out.Members = append(out.Members, members...)
 		out.Lines += countOwned(f, o, sec.ID)
 	}
 	if len(out.Edit) == 0 {
@@ -101,11 +108,12 @@ func countOwned(f *File, o *Owners, id string) int {
 
 // stubFile stubs or restores the functions of one file that the section
 // owns: the functions holding an added line of one of its function
-// scopes, and those whose base version holds a deleted one.
-func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) ([]byte, []string, []string, error) {
+// scopes, and those whose base version holds a deleted one; and it
+// reverts the members it owns through member rows.
+func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) (src []byte, stubbed, restored, members []string, err error) {
 	after, tree, err := Parse(ctx, f.Path, f.Language, f.After)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	defer tree.Close()
 	afterDefs := nodes(after, after.Syntax.Defs)
@@ -114,7 +122,7 @@ func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) ([]byte,
 	if f.Base != nil {
 		b, btree, err := Parse(ctx, f.Path, f.Language, f.Base)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		defer btree.Close()
 		base = b
@@ -158,8 +166,7 @@ func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) ([]byte,
 			}
 		}
 	}
-	var rs []Replace
-	var stubbed, restored []string
+	rs, members := memberReverts(f, o, id)
 	var last uint32
 	for _, d := range afterDefs {
 		if !target[d] || d.StartByte() < last {
@@ -180,9 +187,63 @@ func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) ([]byte,
 		stubbed = append(stubbed, where)
 	}
 	if len(rs) == 0 {
-		return f.After, nil, nil, nil
+		return f.After, nil, nil, nil, nil
 	}
-	return Site{Replace: rs}.Apply(f.After), stubbed, restored, nil
+	return Site{Replace: rs}.Apply(f.After), stubbed, restored, members, nil
+}
+
+// memberReverts reverts, as replacements of the file after the change, the
+// changed lines the section owns through member rows: in each hunk its
+// added lines are dropped and its deleted lines put back where the first
+// dropped line was, or at the hunk's start, as revertSection does. It
+// names the members, "path Class.member". Members are outside every
+// function, so these never meet a stub's replacement.
+func memberReverts(f *File, o *Owners, id string) ([]Replace, []string) {
+	after, base := splitLines(f.After), splitLines(f.Base)
+	starts := make([]uint32, len(after)+1) // starts[i]: offset of line i+1
+	for i, l := range after {
+		starts[i+1] = starts[i] + uint32(len(l))
+	}
+	var rs []Replace
+	var names []string
+	note := func(line int, post bool, m string) {
+		k := o.pre[f.Path][line]
+		if post {
+			k = o.post[f.Path][line]
+		}
+		if n := f.Path + " " + k.class + "." + m; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, h := range f.Hunks {
+		var restored []byte
+		for l := h.OldStart; h.OldLines > 0 && l < h.OldStart+h.OldLines && l-1 < len(base); l++ {
+			if sec, m := o.DeletedMember(f.Path, l); sec == id {
+				restored = append(restored, base[l-1]...)
+				note(l, false, m)
+			}
+		}
+		placed := false
+		for l := h.NewStart; h.NewLines > 0 && l < h.NewStart+h.NewLines && l-1 < len(after); l++ {
+			if sec, m := o.AddedMember(f.Path, l); sec == id {
+				r := Replace{Start: starts[l-1], End: starts[l]}
+				if !placed {
+					r.Text, placed = string(restored), true
+				}
+				rs = append(rs, r)
+				note(l, true, m)
+			}
+		}
+		if !placed && len(restored) > 0 {
+			first := h.NewStart
+			if h.NewLines == 0 {
+				first = h.NewStart + 1
+			}
+			at := starts[min(max(first-1, 0), len(after))]
+			rs = append(rs, Replace{Start: at, End: at, Text: string(restored)})
+		}
+	}
+	return rs, names
 }
 
 // header is a definition's text before its body, white space folded: its
@@ -334,6 +395,9 @@ func StubCandidate(r StubRevert, id, retry string) Candidate {
 	}
 	m.Mutated = fmt.Sprintf("the functions section %s adds keep their signatures but fail when called (%s), the existing functions it changes are as they were at the base commit (%s), and its module-level lines stay, so the other sections still import and build",
 		sec.ID, list(r.Stubbed), list(r.Restored))
+	if len(r.Members) > 0 {
+		m.Mutated += fmt.Sprintf("; the class-body members the mapping gives it alone are reverted (%s)", list(r.Members))
+	}
 	m.Scenario = fmt.Sprintf("any use of what section %s requires, as its text says: %s", sec.ID, orDash(firstSentence(sec.Quote)))
 	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions raise or panic, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
 	return Candidate{Mutant: m, Edit: r.Edit}

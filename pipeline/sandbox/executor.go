@@ -154,10 +154,12 @@ func checkJob(job Job) error {
 
 var jobNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`)
 
-// openLog creates a log file in dir.
+// openLog creates a log file in dir; without dir, the output is dropped
+// (os.DevNull opened for writing: a read-only one fails the first write,
+// and the install step then dies of SIGPIPE).
 func openLog(dir, name string) (*os.File, error) {
 	if dir == "" {
-		return os.Open(os.DevNull)
+		return os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("log folder: %w", err)

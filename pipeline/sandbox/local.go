@@ -153,7 +153,8 @@ func (e *localEnv) Close() error { return os.RemoveAll(e.root) }
 
 // environ is the host's environment without git's variables (GIT_DIR would
 // point git elsewhere), with the recipe's variables, the executor's and
-// the job's, and TMPDIR.
+// the job's, and TMPDIR. The recipe's PATH names the image's folders: here
+// they come first, and the host's own folders follow (localPath).
 func (e *localEnv) environ(tmp string, extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -163,7 +164,11 @@ func (e *localEnv) environ(tmp string, extra []string) []string {
 		env = append(env, kv)
 	}
 	for _, k := range sortedKeys(e.spec.Recipe.Env) {
-		env = append(env, k+"="+e.spec.Recipe.Env[k])
+		v := e.spec.Recipe.Env[k]
+		if k == "PATH" {
+			v = localPath(v, os.Getenv("PATH"))
+		}
+		env = append(env, k+"="+v)
 	}
 	env = append(env, e.l.Env...)
 	env = append(env, "TMPDIR="+tmp)
@@ -237,7 +242,7 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("job %s: %w", job.Name, err)
 	}
-	stopFollow := follow(ctx, readLocal(filepath.Join(lb, "out")))
+	stopFollow := follow(ctx, readLocal(filepath.Join(lb, "out"), root))
 	defer stopFollow()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -267,6 +272,30 @@ func (e *localEnv) Run(ctx context.Context, job Job) (*JobResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// localPath is the PATH of the local executor's install commands and jobs
+// when the recipe sets one (issue 25 §3): the recipe's folders first, in
+// its order, then the host's folders it lacks. A recipe's PATH describes
+// its image (/home/lolbench/go/bin:...:/usr/bin); on this host the tools
+// the recipe expects are found first where the image would have them (a
+// Debian python3 with pytest before a pyenv build), and the toolchains
+// installed elsewhere (Go in /usr/local/go/bin, the official installer's
+// place) are still found. Empty and relative folders of the host's PATH
+// are dropped: a test's own files must not stand in for its tools.
+func localPath(recipePath, hostPath string) string {
+	var dirs []string
+	seen := map[string]bool{}
+	for i, list := range []string{recipePath, hostPath} {
+		for _, d := range filepath.SplitList(list) {
+			if d == "" || seen[d] || i == 1 && !filepath.IsAbs(d) {
+				continue
+			}
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	return strings.Join(dirs, string(filepath.ListSeparator))
 }
 
 func exitCode(err error) int {

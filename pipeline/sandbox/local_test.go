@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -257,5 +258,57 @@ func TestJobChecks(t *testing.T) {
 		if err := checkJob(tt.job); err == nil || err.Error() != tt.want {
 			t.Errorf("checkJob(%+v) = %v, want %s", tt.job, err, tt.want)
 		}
+	}
+}
+
+// TestLocalPath: the local executor's PATH is the recipe's folders, then
+// the host's folders the recipe lacks; empty and relative host folders are
+// dropped.
+func TestLocalPath(t *testing.T) {
+	tests := []struct{ recipe, host, want string }{
+		{"/home/lolbench/go/bin:/usr/bin:/bin", "/usr/local/go/bin:/root/.pyenv/shims:/usr/bin:/bin",
+			"/home/lolbench/go/bin:/usr/bin:/bin:/usr/local/go/bin:/root/.pyenv/shims"},
+		{"/usr/bin", "", "/usr/bin"},
+		{"/usr/bin:/usr/bin", "::.:bin:/opt/x/bin", "/usr/bin:/opt/x/bin"},
+	}
+	for _, tt := range tests {
+		if got := localPath(tt.recipe, tt.host); got != tt.want {
+			t.Errorf("localPath(%q, %q) = %q, want %q", tt.recipe, tt.host, got, tt.want)
+		}
+	}
+}
+
+// TestLocalHostToolchain: on a host whose Go is only in a folder the
+// recipe's image PATH does not name (/usr/local/go/bin, where the official
+// installer puts it), the local executor still finds it (issue 25 §3: the
+// tinykv build failed with "go: not found"). One run per side.
+func TestLocalHostToolchain(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	goDir := filepath.Dir(gobin)
+	s := loadSample(t, "tinykv")
+	for _, d := range filepath.SplitList(s.recipe.Env["PATH"]) {
+		if _, err := os.Stat(filepath.Join(d, "go")); err == nil || d == goDir {
+			t.Skipf("go is in %s, a folder of the recipe's PATH: this host cannot show the defect", d)
+		}
+	}
+	t.Setenv("PATH", goDir+":/usr/bin:/bin")
+	plan := s.plan
+	plan.Recipe.Runs = 1
+	// No log folder: the install step's output is dropped, not fatal.
+	env, err := NewLocal(nil).Prepare(context.Background(), s.spec("tinykv-local-path"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	rep, err := Validate(context.Background(), env, plan, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Classification{FailToPass: tinykvF2P, PassToPass: []string{"example.com/tinykv/internal/proto.TestParse", "example.com/tinykv/internal/proto.TestParseRepeatable"}}
+	if rep.Rejected != "" || !reflect.DeepEqual(rep.FailToPass, want.FailToPass) || !reflect.DeepEqual(rep.PassToPass, want.PassToPass) {
+		t.Fatalf("rejected %q\nF2P %v\nP2P %v", rep.Rejected, rep.FailToPass, rep.PassToPass)
 	}
 }

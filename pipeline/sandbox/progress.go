@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -20,7 +21,7 @@ import (
 // output as it streams (guard.ProgressFile); the host reads it while the
 // job runs.
 type TestProgress struct {
-	// Side is Before or After.
+	// Side is Before or After, or CoverageSide or SolutionSide.
 	Side string
 	// Run is the current run, of Runs.
 	Run, Runs int
@@ -36,6 +37,28 @@ type TestProgress struct {
 // at a time per side, and only when something changed.
 type ProgressFunc func(TestProgress)
 
+// Sides of test runs besides the build's Before and After (issue 25 §2:
+// every long test run talks): the mutate stage's per-test coverage run,
+// and a solution's run in lolbench verify.
+const (
+	CoverageSide = "coverage"
+	SolutionSide = "solution"
+)
+
+// FollowProgress follows one side's test runs in a job: it sends the
+// side's start at once (run 1 of runs, known tests estimated), and returns
+// a context that asks the executor's Run to read the job's
+// guard.ProgressFile every pollEvery and pass on its changes, and the
+// function that sends the side's end once the job is over, from the
+// file's last content as collected on the host (hostFile). file is where
+// the job writes it: relative to the job's out/ folder, or an absolute
+// path in the sandbox (a folder of Job.Collect).
+func FollowProgress(ctx context.Context, fn ProgressFunc, side string, runs, known int, file string) (context.Context, func(hostFile string)) {
+	sp := &sideProgress{side: side, runs: max(runs, 1), known: known, fn: fn}
+	sp.send(TestProgress{Side: side, Run: 1, Runs: sp.runs, Known: known})
+	return withWatch(ctx, file, sp.file), sp.over
+}
+
 // pollEvery is how often the host reads a running job's progress file: one
 // small copy out of the container.
 var pollEvery = 2 * time.Second
@@ -45,7 +68,8 @@ var pollEvery = 2 * time.Second
 const maxProgressBytes = 64 << 10
 
 // watch is what a caller asks an executor's Run to follow while a job
-// runs: a file of the job's out/ folder, read every pollEvery.
+// runs: a file of the job's out/ folder, or an absolute path in the
+// sandbox, read every pollEvery.
 type watch struct {
 	file string
 	fn   func([]byte)
@@ -91,25 +115,41 @@ func follow(ctx context.Context, read func(file string) ([]byte, error)) (stop f
 	return func() { close(done); wg.Wait() }
 }
 
-// readLocal reads a file of a local job's out/ folder.
-func readLocal(out string) func(string) ([]byte, error) {
+// readLocal reads a file of a local job: relative to its out/ folder, or
+// an absolute sandbox path, which is under the job's root folder (root;
+// LOLBENCH_ROOT).
+func readLocal(out, root string) func(string) ([]byte, error) {
 	return func(file string) ([]byte, error) {
-		f, err := os.Open(filepath.Join(out, file))
-		if err != nil {
-			return nil, err
+		p := filepath.Join(out, file)
+		if filepath.IsAbs(file) {
+			p = filepath.Join(root, file)
 		}
-		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, maxProgressBytes))
+		return readFile(p)
 	}
 }
 
-// readOut reads a file of a running container's out/ folder: the first
-// regular file of the archive the engine sends.
+// readFile reads a progress file on the host, capped.
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxProgressBytes))
+}
+
+// readOut reads a file of a running container, relative to the job's
+// out/ folder or at an absolute path: the first regular file of the
+// archive the engine sends.
 func (e *dockerEnv) readOut(ctx context.Context, id string) func(string) ([]byte, error) {
 	return func(file string) ([]byte, error) {
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		res, err := e.d.cli.CopyFromContainer(cctx, id, client.CopyFromContainerOptions{SourcePath: JobDir + "/out/" + file})
+		src := JobDir + "/out/" + file
+		if path.IsAbs(file) {
+			src = file
+		}
+		res, err := e.d.cli.CopyFromContainer(cctx, id, client.CopyFromContainerOptions{SourcePath: src})
 		if err != nil {
 			return nil, err
 		}
@@ -169,13 +209,13 @@ func (s *sideProgress) parse(data []byte) (TestProgress, bool) {
 	return TestProgress{Side: s.side, Run: g.Run, Runs: s.runs, Done: g.Done, Known: known, Ended: g.Ended}, true
 }
 
-// over reports the end of the side, with the last state the verifier
-// left in outDir.
-func (s *sideProgress) over(outDir string) {
+// over reports the end of the side, with the last state the job left in
+// hostFile (its copy on the host; "" for none).
+func (s *sideProgress) over(hostFile string) {
 	s.mu.Lock()
 	p := s.last
 	s.mu.Unlock()
-	if data, err := readLocal(outDir)(guard.ProgressFile); err == nil {
+	if data, err := readFile(hostFile); err == nil {
 		if f, ok := s.parse(data); ok {
 			p = f
 		}

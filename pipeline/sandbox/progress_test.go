@@ -55,7 +55,7 @@ func TestFollow(t *testing.T) {
 			seen = append(seen, string(b))
 		}
 	})
-	stop := follow(ctx, readLocal(out))
+	stop := follow(ctx, readLocal(out, t.TempDir()))
 	for _, s := range []string{"one", "two"} {
 		if err := os.WriteFile(filepath.Join(out, guard.ProgressFile), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
@@ -79,4 +79,53 @@ func TestFollow(t *testing.T) {
 	}
 	// Without a watch, nothing is read.
 	follow(context.Background(), func(string) ([]byte, error) { t.Error("read without a watch"); return nil, nil })()
+}
+
+// TestReadLocalPaths: a local job's watched file is relative to its out/
+// folder, or an absolute sandbox path under the job's root folder (the
+// verifier's /logs/verifier, lolbench verify).
+func TestReadLocalPaths(t *testing.T) {
+	out, root := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(out, guard.ProgressFile), []byte("out"), 0o644)
+	os.MkdirAll(filepath.Join(root, "logs", "verifier"), 0o755)
+	os.WriteFile(filepath.Join(root, "logs", "verifier", guard.ProgressFile), []byte("root"), 0o644)
+	read := readLocal(out, root)
+	for file, want := range map[string]string{guard.ProgressFile: "out", "/logs/verifier/" + guard.ProgressFile: "root"} {
+		if got, err := read(file); err != nil || string(got) != want {
+			t.Errorf("read(%q) = %q, %v; want %q", file, got, err, want)
+		}
+	}
+}
+
+// TestFollowProgress: the side's start is sent at once; polls pass on the
+// file's changes; the end comes from the file's host copy, or from the
+// last state when there is none.
+func TestFollowProgress(t *testing.T) {
+	defer func(d time.Duration) { pollEvery = d }(pollEvery)
+	pollEvery = time.Millisecond
+	var mu sync.Mutex
+	var got []TestProgress
+	fn := func(p TestProgress) { mu.Lock(); got = append(got, p); mu.Unlock() }
+	ctx, over := FollowProgress(context.Background(), fn, CoverageSide, 1, 12, guard.ProgressFile)
+	out := t.TempDir()
+	stop := follow(ctx, readLocal(out, t.TempDir()))
+	os.WriteFile(filepath.Join(out, guard.ProgressFile), []byte(`{"run":1,"runs":1,"done":4,"known":12}`), 0o644)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n == 2 || time.Now().After(deadline) {
+			break
+		}
+	}
+	stop()
+	over(filepath.Join(t.TempDir(), "absent.json"))
+	want := []TestProgress{
+		{Side: CoverageSide, Run: 1, Runs: 1, Known: 12},
+		{Side: CoverageSide, Run: 1, Runs: 1, Done: 4, Known: 12},
+		{Side: CoverageSide, Run: 1, Runs: 1, Done: 4, Known: 12, Ended: true, Over: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("progress:\ngot  %+v\nwant %+v", got, want)
+	}
 }

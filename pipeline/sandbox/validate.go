@@ -259,11 +259,10 @@ func RunSide(ctx context.Context, env Env, plan Plan, side string, solution []by
 		return nil, err
 	}
 	if plan.Progress != nil {
-		sp := &sideProgress{side: side, runs: max(r.Runs, 1), known: plan.Known[side], fn: plan.Progress}
+		var over func(string)
 		args = append(args, "-progress")
-		ctx = withWatch(ctx, guard.ProgressFile, sp.file)
-		sp.send(TestProgress{Side: side, Run: 1, Runs: sp.runs, Known: sp.known})
-		defer sp.over(outDir)
+		ctx, over = FollowProgress(ctx, plan.Progress, side, r.Runs, plan.Known[side], guard.ProgressFile)
+		defer func() { over(filepath.Join(outDir, guard.ProgressFile)) }()
 	}
 	per := time.Duration(r.Limits.TimeoutSec+30) * time.Second
 	job := Job{

@@ -24,7 +24,12 @@
 // An entity's lines run from its first decorator, annotation or attribute
 // (and from its export, template<...> or "const x =" wrapper) to its last
 // line. Comments before a definition are not part of it, so a changed doc
-// comment is file-level (a Python docstring, being inside, is not).
+// comment is file-level (a Python docstring, being inside, is not). A
+// blank or comment line inside a class body outside every function is the
+// class's class-body scope when the next line of code in the class is the
+// body's own (a comment between fields, "# Metadata 2.4 - PEP 639" in a
+// TypedDict) or there is none, and file-level when that line starts a
+// method or a nested class (its doc comment).
 //
 // # Naming rules
 //
@@ -178,6 +183,13 @@
 // stack walk over the captures, as definitions are; declarations are read
 // from a bounded prefix of the source, so a huge literal costs one scan.
 //
+// Resolve names, for each changed class body, the members its changed
+// lines fall in (Scope.Members): a member's declaration, the blank and
+// comment lines right before it, and in Python its attribute docstring
+// (a string statement on the next line, PEP 257). A mapping's member rows
+// (Class | member) own these lines (rules 27 and 28, pipeline/mutation's
+// Owners).
+//
 // # Performance and hostile input
 //
 // Definitions are found with one tree-sitter query per language, which
@@ -195,7 +207,9 @@
 // once per change (diff.Repo.ReadFile would decode every tree on the path
 // for every file) and checks a blob's size before reading it. Trees,
 // cursors and parsers are closed explicitly: their finalizers would free C
-// memory only at some later garbage collection. The query walk costs about
+// memory only at some later garbage collection. A file whose change
+// touches a class body runs the member query on the same tree (no second
+// parse) to name the members its lines fall in. The query walk costs about
 // 40% of a parse and the rest of the naming about 20%, so Resolve takes
 // about 1.6 times the bare parse of the same files (BenchmarkResolve,
 // BenchmarkBareParse).

@@ -64,20 +64,37 @@ func (p *Parser) Members(language string, src []byte) ([]Member, error) {
 // of the grammars' member queries (membersGrammars). A language without
 // member rules gives ErrUnsupported.
 func (p *Parser) MembersContext(ctx context.Context, language string, src []byte) ([]Member, error) {
-	g, err := grammarFor(language)
+	ms, _, err := p.membersSpans(ctx, language, src)
+	return ms, err
+}
+
+// membersSpans is MembersContext with, per member, the last line its
+// documentation holds (membersOf).
+func (p *Parser) membersSpans(ctx context.Context, language string, src []byte) (ms []Member, docEnd []int, err error) {
+	t, err := p.parseFile(ctx, language, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	mg, err := memberGrammarFor(language, g)
+	defer t.tree.Close()
+	return p.membersOf(t, src)
+}
+
+// membersOf finds the members of a parsed file, with, per member, the last
+// line its documentation holds: a Python attribute docstring (PEP 257: a
+// string statement on the line after the assignment) counts for the member
+// it follows when a class body's changed lines are given to members
+// (Scope.Members). docEnd[i] is 0 when member i has none.
+func (p *Parser) membersOf(t *parsed, src []byte) (ms []Member, docEnd []int, err error) {
+	mg, err := memberGrammarFor(t.language, t.g)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	tree, err := p.parse(ctx, g, src)
-	if err != nil {
-		return nil, err
+	mx := p.members(t.g, mg, t.tree, src)
+	docEnd = make([]int, len(mx.out))
+	for i, d := range mx.docEnd {
+		docEnd[i] = d
 	}
-	defer tree.Close()
-	return p.members(g, mg, tree, src), nil
+	return mx.out, docEnd, nil
 }
 
 // HasMembers reports whether language has member rules here.
@@ -141,6 +158,9 @@ func classFrame(name string, top *mframe, v visibility, members bool) mframe {
 type memberExtraction struct {
 	x   *extraction
 	out []Member
+	// docEnd gives a member (by index in out) the last line of its
+	// attribute docstring (membersSpans).
+	docEnd map[int]int
 }
 
 // add appends a member declared by node n; names are cleaned, and an empty
@@ -196,7 +216,7 @@ type mitem struct {
 
 // members runs the member query and walks the captures in document order
 // with a stack of open containers: no recursion, whatever the nesting.
-func (p *Parser) members(g *grammar, mg *memberGrammar, tree *sitter.Tree, src []byte) []Member {
+func (p *Parser) members(g *grammar, mg *memberGrammar, tree *sitter.Tree, src []byte) *memberExtraction {
 	x := &extraction{g: g, src: src}
 	seen := map[nodeKey]int{}
 	var items []mitem
@@ -224,7 +244,7 @@ func (p *Parser) members(g *grammar, mg *memberGrammar, tree *sitter.Tree, src [
 	slices.SortStableFunc(items, func(a, b mitem) int {
 		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
 	})
-	mx := &memberExtraction{x: x, out: []Member{}}
+	mx := &memberExtraction{x: x, out: []Member{}, docEnd: map[int]int{}}
 	stack := []mframe{{end: ^uint32(0), exported: true}}
 	for _, it := range items {
 		for len(stack) > 1 && (stack[len(stack)-1].end <= it.start || stack[len(stack)-1].end < it.end) {
@@ -256,7 +276,7 @@ func (p *Parser) members(g *grammar, mg *memberGrammar, tree *sitter.Tree, src [
 			stack = append(stack, mframe{end: it.end, block: true})
 		}
 	}
-	return mx.out
+	return mx
 }
 
 // maxValue bounds a value shown in a declaration, in bytes.

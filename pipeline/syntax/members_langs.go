@@ -66,6 +66,14 @@ func memberPython(mx *memberExtraction, n *sitter.Node, top *mframe) {
 		value = value.ChildByFieldName("right")
 	}
 	decl := x.declaration(n.StartByte(), n.EndByte(), value)
+	first := len(mx.out)
+	defer func() {
+		if doc := pythonAttributeDoc(x, n); doc > 0 {
+			for i := first; i < len(mx.out); i++ {
+				mx.docEnd[i] = doc
+			}
+		}
+	}()
 	for _, t := range targets {
 		var names []*sitter.Node
 		switch x.typ(t) {
@@ -89,6 +97,25 @@ func memberPython(mx *memberExtraction, n *sitter.Node, top *mframe) {
 			mx.add(n, kind, top.class, name, top.exported && !strings.HasPrefix(name, "_"), decl)
 		}
 	}
+}
+
+// pythonAttributeDoc is the last line of an attribute docstring (PEP 257:
+// a string statement right after the assignment's statement, on the next
+// line), 0 for none.
+func pythonAttributeDoc(x *extraction, assign *sitter.Node) int {
+	st := assign.Parent()
+	if st == nil || x.typ(st) != "expression_statement" {
+		return 0
+	}
+	next := st.NextNamedSibling()
+	if next == nil || x.typ(next) != "expression_statement" || next.NamedChildCount() != 1 || next.StartPoint().Row != st.EndPoint().Row+1 {
+		return 0
+	}
+	if t := x.typ(next.NamedChild(0)); t != "string" && t != "concatenated_string" {
+		return 0
+	}
+	sp, ep := next.StartPoint(), next.EndPoint()
+	return endLine(sp.Row, ep.Row, ep.Column)
 }
 
 // goMembers: top-level const and var specs, and the fields of struct type

@@ -58,6 +58,23 @@ func (p *Parser) Entities(language string, src []byte) ([]Entity, error) {
 
 // EntitiesContext is Entities with cancellation.
 func (p *Parser) EntitiesContext(ctx context.Context, language string, src []byte) ([]Entity, error) {
+	t, err := p.parseFile(ctx, language, src)
+	if err != nil {
+		return nil, err
+	}
+	defer t.tree.Close()
+	return p.extract(t.g, t.tree, src), nil
+}
+
+// parsed is a file's tree with its grammar, for more than one walk.
+type parsed struct {
+	language string
+	g        *grammar
+	tree     *sitter.Tree
+}
+
+// parseFile parses src as language; the caller closes the tree.
+func (p *Parser) parseFile(ctx context.Context, language string, src []byte) (*parsed, error) {
 	g, err := grammarFor(language)
 	if err != nil {
 		return nil, err
@@ -66,8 +83,7 @@ func (p *Parser) EntitiesContext(ctx context.Context, language string, src []byt
 	if err != nil {
 		return nil, err
 	}
-	defer tree.Close()
-	return p.extract(g, tree, src), nil
+	return &parsed{language: language, g: g, tree: tree}, nil
 }
 
 // parse runs the parser and maps its failures to package errors.

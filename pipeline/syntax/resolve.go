@@ -70,6 +70,32 @@ type Scope struct {
 	// change: one of the file's NewEntities has this class and function
 	// (for a class-body scope, the class is new).
 	New bool `json:"new"`
+	// Members are, for a class-body scope, the class's members (Members:
+	// fields, constants, class attributes, enum constants) that hold its
+	// changed lines, in the order they are met (deleted lines first,
+	// then added ones; issue 25 §3: a mapping may give each member of a
+	// shared class body to its own section). A blank or comment line of
+	// the body counts for the member it stands before, a Python attribute
+	// docstring (PEP 257) for the member it follows. Lines outside every
+	// member (the class's header, its docstring) are in no member.
+	Members []MemberLines `json:"members,omitempty"`
+}
+
+// MemberLines are the changed lines of one class-body member.
+type MemberLines struct {
+	Name      string `json:"name"`
+	PreLines  []int  `json:"pre_lines"`
+	PostLines []int  `json:"post_lines"`
+}
+
+// Member returns the scope's member of that name, or nil.
+func (s *Scope) Member(name string) *MemberLines {
+	for i := range s.Members {
+		if s.Members[i].Name == name {
+			return &s.Members[i]
+		}
+	}
+	return nil
 }
 
 // FileResult is what Resolve learned about one resolved source file.
@@ -245,6 +271,14 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	var ents [2][]Entity
 	var srcs [2][]byte
+	var trees [2]*parsed // kept for the members of class bodies
+	defer func() {
+		for _, t := range trees {
+			if t != nil {
+				t.tree.Close()
+			}
+		}
+	}()
 	for i, s := range sides {
 		if s == nil {
 			continue
@@ -261,7 +295,10 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 			return fileOutcome{}, fmt.Errorf("resolve scopes: %w", err)
 		}
 		srcs[i] = src
-		ents[i], err = p.EntitiesContext(ctx, s.language, src)
+		trees[i], err = p.parseFile(ctx, s.language, src)
+		if err == nil {
+			ents[i] = p.extract(trees[i].g, trees[i].tree, src)
+		}
 		switch {
 		case errors.Is(err, ErrTimeout):
 			return skip(SkipTimeout, "%s at %s: %v", s.path, short(s.rev), err)
@@ -280,12 +317,14 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 	}
 	byKey := map[key]*Scope{}
 	var order []key
-	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte) {
+	add := func(entities []Entity, lines []int, post bool, sd *side, src []byte, tree *parsed) error {
 		idx := enclosingAll(entities, lines)
 		text := lineIndex(src)
+		body, next := bodyTrivia(entities, lines, idx, sd.language, text)
+		var members *memberIndex
 		for li, line := range lines {
 			k := key{}
-			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || !trivia(sd.language, text(line))) {
+			if i := idx[li]; i >= 0 && (entities[i].IsFunction() || body[li] || !trivia(sd.language, text(line))) {
 				k = entities[i].scopeKey()
 			}
 			s := byKey[k]
@@ -299,13 +338,35 @@ func resolveFile(ctx context.Context, r *blobReader, p *Parser, ch *diff.Change,
 			} else {
 				s.PreLines = append(s.PreLines, line)
 			}
+			if k.class == "" || k.function != "" || !HasMembers(sd.language) {
+				continue
+			}
+			if members == nil {
+				// The members come from the tree already parsed: a query
+				// walk, not a second parse.
+				ms, docEnd, err := p.membersOf(tree, src)
+				if err != nil {
+					return err
+				}
+				members = newMemberIndex(ms, docEnd)
+			}
+			at := line
+			if next[li] > 0 {
+				at = next[li] // a blank or comment line goes with the member after it
+			}
+			if name := members.at(k.class, at); name != "" {
+				s.addMemberLine(name, line, post)
+			}
 		}
+		return nil
 	}
-	if sides[0] != nil {
-		add(ents[0], sortedLines(f.OldLines), false, sides[0], srcs[0])
-	}
-	if sides[1] != nil {
-		add(ents[1], sortedLines(f.NewLines), true, sides[1], srcs[1])
+	for i, lines := range [][]int{f.OldLines, f.NewLines} {
+		if sides[i] == nil {
+			continue
+		}
+		if err := add(ents[i], sortedLines(lines), i == 1, sides[i], srcs[i], trees[i]); err != nil {
+			return fileOutcome{}, fmt.Errorf("resolve scopes: %s at %s: %w", sides[i].path, short(sides[i].rev), err)
+		}
 	}
 	for _, k := range order {
 		out.scopes = append(out.scopes, *byKey[k])
@@ -336,10 +397,130 @@ func lineIndex(src []byte) func(n int) []byte {
 	}
 }
 
-// trivia reports whether a line of a class body carries no code: blank,
-// or a comment line. Such lines stay file-level, so that the blank line
-// and the doc comment before a new method do not count as a change of its
-// class's body.
+// bodyTrivia reports, for each of lines (ascending; idx from
+// enclosingAll), whether it is a blank or comment line of a class body
+// that belongs to the body: the next line with code in the class is a line
+// of the body itself (a comment between fields, such as "# Metadata 2.4 -
+// PEP 639" in a TypedDict; issue 25 §3), or there is none. Before a
+// method or a nested class such a line stays file-level, so that the
+// blank line and the doc comment of a new method do not count as a change
+// of its class's body. A run of trivia lines is scanned once. next gives,
+// for a trivia line of the body, the body's code line after it (0: none).
+func bodyTrivia(entities []Entity, lines, idx []int, language string, text func(int) []byte) (in []bool, next []int) {
+	out := make([]bool, len(lines))
+	next = make([]int, len(lines)) // the next code line in the class, 0 for none
+	var probe []int
+	// The last scan: in class scannedIn, from line scanned, the next code
+	// line found (past the class's end: none).
+	scannedIn, scanned, found := -1, 0, 0
+	for li, line := range lines {
+		i := idx[li]
+		if i < 0 || entities[i].IsFunction() || !trivia(language, text(line)) {
+			continue
+		}
+		end := entities[i].End
+		if i != scannedIn || line <= scanned || line >= found {
+			// Else the lines between the last scan's start and its find
+			// are all trivia, and its answer holds for this one.
+			scannedIn, scanned, found = i, line, end+1
+			for n := line + 1; n <= end; n++ {
+				t := text(n)
+				if t == nil {
+					break
+				}
+				if !trivia(language, t) {
+					found = n
+					break
+				}
+			}
+		}
+		if found > end {
+			out[li] = true
+			continue
+		}
+		next[li] = found
+		if len(probe) == 0 || probe[len(probe)-1] != found {
+			probe = append(probe, found)
+		}
+	}
+	if len(probe) == 0 {
+		return out, next
+	}
+	at := enclosingAll(entities, probe)
+	of := make(map[int]int, len(probe))
+	for pi, n := range probe {
+		of[n] = at[pi]
+	}
+	for li, n := range next {
+		if n > 0 {
+			out[li] = of[n] == idx[li]
+			if !out[li] {
+				next[li] = 0
+			}
+		}
+	}
+	return out, next
+}
+
+// memberIndex finds the member a line of a class body declares or
+// documents.
+type memberIndex struct {
+	ms []spanMember // by start line
+}
+
+// spanMember is a member and the last line it holds: its declaration's,
+// or its attribute docstring's.
+type spanMember struct {
+	Member
+	last int
+}
+
+func newMemberIndex(ms []Member, docEnd []int) *memberIndex {
+	x := &memberIndex{ms: make([]spanMember, len(ms))}
+	for i, m := range ms {
+		x.ms[i] = spanMember{m, max(m.End, docEnd[i])}
+	}
+	slices.SortStableFunc(x.ms, func(a, b spanMember) int { return cmp.Compare(a.Start, b.Start) })
+	return x
+}
+
+// at names the member of class whose declaration, or attribute docstring,
+// holds line, "" for none; of names declared together (A = B = 1), the
+// first. Members do not nest, so the holder, if any, is among those with
+// the greatest start at or before line.
+func (x *memberIndex) at(class string, line int) string {
+	i, _ := slices.BinarySearchFunc(x.ms, line+1, func(m spanMember, l int) int { return cmp.Compare(m.Start, l) })
+	if i == 0 {
+		return ""
+	}
+	j := i - 1
+	for j > 0 && x.ms[j-1].Start == x.ms[i-1].Start {
+		j--
+	}
+	for _, m := range x.ms[j:i] {
+		if m.Class == class && line <= m.last {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+// addMemberLine records a changed line of one of the scope's members.
+func (s *Scope) addMemberLine(name string, line int, post bool) {
+	m := s.Member(name)
+	if m == nil {
+		s.Members = append(s.Members, MemberLines{Name: name, PreLines: []int{}, PostLines: []int{}})
+		m = &s.Members[len(s.Members)-1]
+	}
+	if post {
+		m.PostLines = append(m.PostLines, line)
+	} else {
+		m.PreLines = append(m.PreLines, line)
+	}
+}
+
+// trivia reports whether a line carries no code: blank, or a comment
+// line (bodyTrivia decides where such a line of a class body goes).
 func trivia(language string, line []byte) bool {
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 {

@@ -62,7 +62,7 @@ func TestResolve(t *testing.T) {
 			{File: "lib/helpers.py", Class: "Cache", Function: "get", PreLines: []int{4}, PostLines: []int{4}},
 			{File: "pkg/server.go", Class: "", Function: "old", PreLines: []int{9, 10}, PostLines: []int{}},
 			// A struct field: the struct's class-body scope.
-			{File: "pkg/server.go", Class: "Server", Function: "", PreLines: []int{}, PostLines: []int{5}},
+			{File: "pkg/server.go", Class: "Server", Function: "", PreLines: []int{}, PostLines: []int{5}, Members: []MemberLines{{Name: "port", PreLines: []int{}, PostLines: []int{5}}}},
 			{File: "pkg/server.go", Class: "Server", Function: "Start", PreLines: []int{7}, PostLines: []int{8}},
 			{File: "pkg/server.go", Class: "Server", Function: "listen", PreLines: []int{}, PostLines: []int{10, 11}, New: true},
 			{File: "src/old.rs", Class: "", Function: "gone", PreLines: []int{1, 2, 3}, PostLines: []int{}},
@@ -154,22 +154,102 @@ func TestResolveTimeout(t *testing.T) {
 // changes of their class's body (issue 12); the blank line and the comment
 // before an added method are not, nor is a class nested in a function.
 func TestClassBodyScopes(t *testing.T) {
-	r := newTestRepo(t)
-	base := r.commit(map[string]string{
+	res := resolveCommits(t, map[string]string{
 		"m.py":   "class Meta:\n    name = 'x'\n\n    def get(self):\n        return self.name\n",
 		"S.java": "class S {\n    int a;\n\n    void f() {}\n}\n",
 		"k.go":   "package k\n\ntype K struct {\n\ta int\n}\n",
-	})
-	head := r.commit(map[string]string{
+	}, map[string]string{
 		"m.py":   "class Meta:\n    name = 'x'\n    license_files = None\n\n    def get(self):\n        return self.name\n\n    # A helper.\n    def put(self):\n        class Local:\n            z = 1\n        return Local\n",
 		"S.java": "class S {\n    int a;\n    static final int B = 2;\n\n    void f() {}\n\n    /** Doc. */\n    void g() {}\n}\n",
 		"k.go":   "package k\n\ntype K struct {\n\ta int\n\tb string\n}\n",
-	}, base)
+	})
+	want := []Scope{
+		{File: "S.java", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6, 7}},
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}, Members: []MemberLines{{Name: "B", PreLines: []int{}, PostLines: []int{3}}}},
+		{File: "S.java", Class: "S", Function: "g", PreLines: []int{}, PostLines: []int{8}, New: true},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{5}}}},
+		{File: "m.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{7, 8}},
+		{File: "m.py", Class: "Meta", Function: "", PreLines: []int{}, PostLines: []int{3}, Members: []MemberLines{{Name: "license_files", PreLines: []int{}, PostLines: []int{3}}}},
+		{File: "m.py", Class: "Meta", Function: "put", PreLines: []int{}, PostLines: []int{9, 10, 11, 12}, New: true},
+	}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
+	}
+}
+
+// TestClassBodyComments: a blank or comment line between the fields of a
+// class body is a change of the body (issue 25 §3: "# Metadata 2.4 - PEP
+// 639" between RawMetadata's fields), on both sides of the change, and so
+// is one after the body's last field (Java: the closing brace follows);
+// before a method or a nested class it stays file-level, as a doc comment
+// does, and so does a run of them whose next code line starts one.
+func TestClassBodyComments(t *testing.T) {
+	res := resolveCommits(t, map[string]string{
+		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    # Metadata 2.3\n    # no fields\n    dynamic: list[str]\n\n    def keys(self):\n        return []\n",
+		"k.go":    "package k\n\ntype K struct {\n\ta int\n}\n",
+		"S.java":  "class S {\n    int a;\n}\n",
+	}, map[string]string{
+		"meta.py": "class Raw(TypedDict, total=False):\n    name: str\n\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    # trailing note\n\n    # A helper.\n    def keys(self):\n        return []\n\n    # Nested.\n    class Inner:\n        pass\n",
+		"k.go":    "package k\n\ntype K struct {\n\ta int\n\t// b is new.\n\n\tb string\n}\n",
+		"S.java":  "class S {\n    int a;\n    // b is new.\n    int b;\n    // end of the fields\n}\n",
+	})
+	want := []Scope{
+		// The comment before b is b's; the one before the closing brace
+		// is in no member.
+		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3, 4, 5}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{3, 4}}}},
+		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5, 6, 7}, Members: []MemberLines{{Name: "b", PreLines: []int{}, PostLines: []int{5, 6, 7}}}},
+		// Lines 8 to 10 (a note, a blank line and the comment before the
+		// method) and 13 and 14 (before the nested class) are file-level.
+		{File: "meta.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{8, 9, 10, 13, 14}},
+		// The deleted comments stood before dynamic; the new one stands
+		// before license_expression.
+		{File: "meta.py", Class: "Raw", Function: "", PreLines: []int{4, 5}, PostLines: []int{6, 7}, Members: []MemberLines{
+			{Name: "dynamic", PreLines: []int{4, 5}, PostLines: []int{}}, {Name: "license_expression", PreLines: []int{}, PostLines: []int{6, 7}}}},
+		{File: "meta.py", Class: "Raw.Inner", Function: "", PreLines: []int{}, PostLines: []int{15, 16}, New: true},
+	}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
+	}
+}
+
+// TestScopeMembers: a class-body scope names the members its lines
+// change (issue 25 §3), as RawMetadata's body gains license_expression,
+// with its comment, and license_files: a line inside a member's value is
+// the member's, names declared together go to the first, an attribute
+// docstring (PEP 257) is the member's before it, and a changed class
+// docstring is in no member.
+func TestScopeMembers(t *testing.T) {
+	res := resolveCommits(t, map[string]string{
+		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    TABLE = {\n        \"a\": 1,\n    }\n",
+	}, map[string]string{
+		"metadata.py": "class RawMetadata(TypedDict, total=False):\n    \"\"\"Raw metadata.\"\"\"\n\n    name: str\n    dynamic: list[str]\n\n    # Metadata 2.4 - PEP 639\n    license_expression: str\n    license_files: list[str]\n\n    TABLE = {\n        \"a\": 2,\n    }\n    A = B = 1\n    expression: str = \"\"\n    \"\"\"The SPDX\n    expression.\"\"\"\n",
+	})
+	// The diff adds lines 7 to 10: the blank line 10 stands before TABLE.
+	want := []Scope{{File: "metadata.py", Class: "RawMetadata", Function: "", PreLines: []int{2, 8}, PostLines: []int{2, 7, 8, 9, 10, 12, 14, 15, 16, 17},
+		Members: []MemberLines{
+			{Name: "TABLE", PreLines: []int{8}, PostLines: []int{10, 12}},
+			{Name: "license_expression", PreLines: []int{}, PostLines: []int{7, 8}},
+			{Name: "license_files", PreLines: []int{}, PostLines: []int{9}},
+			{Name: "A", PreLines: []int{}, PostLines: []int{14}},
+			{Name: "expression", PreLines: []int{}, PostLines: []int{15, 16, 17}},
+		}}}
+	if !reflect.DeepEqual(res.Scopes, want) {
+		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
+	}
+}
+
+// resolveCommits resolves the change from a commit of base's files to one
+// of head's.
+func resolveCommits(t *testing.T, base, head map[string]string) *Result {
+	t.Helper()
+	r := newTestRepo(t)
+	b := r.commit(base)
+	h := r.commit(head, b)
 	repo, err := diff.Open(r.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := repo.Diff(context.Background(), base.String(), head.String())
+	ch, err := repo.Diff(context.Background(), b.String(), h.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,16 +257,5 @@ func TestClassBodyScopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Scope{
-		{File: "S.java", Class: "", Function: "", PreLines: []int{}, PostLines: []int{6, 7}},
-		{File: "S.java", Class: "S", Function: "", PreLines: []int{}, PostLines: []int{3}},
-		{File: "S.java", Class: "S", Function: "g", PreLines: []int{}, PostLines: []int{8}, New: true},
-		{File: "k.go", Class: "K", Function: "", PreLines: []int{}, PostLines: []int{5}},
-		{File: "m.py", Class: "", Function: "", PreLines: []int{}, PostLines: []int{7, 8}},
-		{File: "m.py", Class: "Meta", Function: "", PreLines: []int{}, PostLines: []int{3}},
-		{File: "m.py", Class: "Meta", Function: "put", PreLines: []int{}, PostLines: []int{9, 10, 11, 12}, New: true},
-	}
-	if !reflect.DeepEqual(res.Scopes, want) {
-		t.Fatalf("scopes\n got %+v\nwant %+v", res.Scopes, want)
-	}
+	return res
 }

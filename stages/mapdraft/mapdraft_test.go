@@ -158,12 +158,6 @@ func TestGiveUpAfterTheLastRound(t *testing.T) {
 		t.Fatalf("record %+v", rec)
 	}
 	parse := []Finding{
-		{Rule: "parse", Line: 1, Message: `missing part "## Section Classification Summary"`},
-		{Rule: "parse", Line: 1, Message: `missing part "## PR File Summary"`},
-		{Rule: "parse", Line: 1, Message: `missing part "## Mapped Sections"`},
-		{Rule: "parse", Line: 1, Message: `missing part "## Unmapped Implementable Sections"`},
-		{Rule: "parse", Line: 1, Message: `missing part "## Unmapped PR Files"`},
-		{Rule: "parse", Line: 1, Message: `missing part "## Global Statistics"`},
 		{Rule: "parse", Line: 3, Message: `unexpected paragraph before the first part "## Section Classification Summary"`},
 	}
 	if !reflect.DeepEqual(rec.Rounds[1].Findings, parse) {
@@ -171,7 +165,7 @@ func TestGiveUpAfterTheLastRound(t *testing.T) {
 	}
 	// Round 3 was told about round 2's parse errors, not round 1's.
 	calls := f.requests()
-	if len(calls) != 3 || calls[2][2].Content != answer(unparsable) || !strings.HasPrefix(calls[2][3].Content, "Your draft breaks the checks below (7 findings). This is round 3 of 3.\n\n- parse, artifact line 1: missing part") {
+	if len(calls) != 3 || calls[2][2].Content != answer(unparsable) || !strings.HasPrefix(calls[2][3].Content, "Your draft breaks the checks below (1 finding). This is round 3 of 3.\n\n- parse, artifact line 3: unexpected paragraph") {
 		t.Fatalf("round 3 request: %d calls, %q", len(calls), calls[2][3].Content)
 	}
 	// The same inputs give up again without asking.

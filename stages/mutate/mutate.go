@@ -65,6 +65,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
@@ -99,6 +100,10 @@ type Stage struct {
 	Sections []string
 	// Evidence are the prompt budgets of the LLM method.
 	Evidence evidence.Options
+	// Progress, when set, receives the progress of a candidate's coverage
+	// run (sandbox.CoverageSide), the stage's longest test run: the whole
+	// suite under the coverage tool (issue 25 §2).
+	Progress func(id string, p sandbox.TestProgress)
 }
 
 // Name implements pipeline.Stage.
@@ -217,6 +222,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		Sources: t.sol.Sources(),
 		Suites:  []coverage.SuiteSpec{{Name: coverage.F2P, Tests: rec.Report.FailToPass}, {Name: coverage.P2P, Tests: rec.Report.PassToPass}},
 		Exists:  t.exists,
+	}
+	if s.Progress != nil {
+		covSpec.Progress = func(p sandbox.TestProgress) { s.Progress(c.ID, p) }
+		// The task's own verifier binary counts the tests in the log.
+		if g := filepath.Join(c.Dir, build.TaskDir, filepath.FromSlash(harbor.GraderBin)); regularFile(g) {
+			covSpec.Grader = g
+		}
 	}
 	adapter, aerr := coverage.AdapterFor(rec.Recipe, t.info.Language)
 	var cov *coverage.Result
@@ -660,4 +672,10 @@ func (t *task) buildFiles() []string {
 		out = append(out, f.Path)
 	}
 	return out
+}
+
+// regularFile reports whether name is a regular file.
+func regularFile(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -125,5 +126,62 @@ func (p *progress) write() {
 	tmp := p.file + ".tmp"
 	if os.WriteFile(tmp, data, 0o600) == nil && os.Rename(tmp, p.file) == nil {
 		p.last = p.cur
+	}
+}
+
+// followEvery is how often FollowLog reads what its log gained.
+var followEvery = 250 * time.Millisecond
+
+// FollowLog keeps ProgressFile in out up to date from a test log that
+// another process writes, as one run of one: the mutate stage's coverage
+// run, whose test command writes its log itself (issue 25 §2: it ran
+// silent for ten minutes). It reads what the log gains every followEvery
+// into the counter the verifier's runs use, waiting for the log to
+// appear, and once the file until exists (the writer is done: a file, not
+// a signal, which could come before the process can catch it) or ctx is
+// done, it reads the rest and marks the run ended. known is the caller's
+// estimate of the tests the log will report (0: unknown); what the log
+// announces wins. Like every progress count it is informational: the
+// tests write the log.
+func FollowLog(ctx context.Context, log, until, out string, known int) {
+	p := newProgress(out, 1)
+	p.prev = known
+	w := p.start(1)
+	defer p.end()
+	var f *os.File
+	buf := make([]byte, 64<<10)
+	drain := func() {
+		if f == nil {
+			if f, _ = os.Open(log); f == nil {
+				return
+			}
+		}
+		for {
+			n, err := f.Read(buf)
+			w.Write(buf[:n])
+			if err != nil || n == 0 {
+				return
+			}
+		}
+	}
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	t := time.NewTicker(followEvery)
+	defer t.Stop()
+	for {
+		drain()
+		if _, err := os.Stat(until); err == nil {
+			drain()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			drain()
+			return
+		case <-t.C:
+		}
 	}
 }

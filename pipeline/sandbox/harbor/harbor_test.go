@@ -15,6 +15,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 )
 
 // A toy task: run.sh prints pytest's -rA summary for "NAME COMMAND" test
@@ -250,5 +251,38 @@ func TestLoadConfigErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ConfigJSON), []byte(`{"task": "x", "recipe": {"image": "debian", "user": "root", "test": {"command": "t {tests}", "format": "junit"}}}`), 0o644)
 	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "user: root is refused") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestVerifyProgress: lolbench verify's run reports its progress as the
+// build's runs do (issue 25 §2): it starts with the task's listed tests as
+// the estimate, and ends with what the verifier counted in its folder,
+// where the host follows it: the toy's -rA summary lists its three tests.
+func TestVerifyProgress(t *testing.T) {
+	ty := newToyTask(t)
+	dir := filepath.Join(t.TempDir(), "task")
+	if err := Write(dir, ty.task); err != nil {
+		t.Fatal(err)
+	}
+	var got []sandbox.TestProgress
+	out := t.TempDir()
+	// The polls' states in between depend on timing; the first and the
+	// last do not.
+	g, err := VerifyProgress(context.Background(), sandbox.NewLocal(nil), dir, ty.solution, out, nil, func(p sandbox.TestProgress) { got = append(got, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Reward != 1 {
+		t.Fatalf("grade %+v", g)
+	}
+	first, last := got[0], got[len(got)-1]
+	if want := (sandbox.TestProgress{Side: sandbox.SolutionSide, Run: 1, Runs: 1, Known: 3}); first != want {
+		t.Errorf("first %+v, want %+v", first, want)
+	}
+	if want := (sandbox.TestProgress{Side: sandbox.SolutionSide, Run: 1, Runs: 1, Done: 3, Known: 3, Ended: true, Over: true}); last != want {
+		t.Errorf("last %+v, want %+v (all: %+v)", last, want, got)
+	}
+	if _, err := os.Stat(filepath.Join(out, "verifier", guard.ProgressFile)); err != nil {
+		t.Errorf("the verifier's folder has no progress file: %v", err)
 	}
 }

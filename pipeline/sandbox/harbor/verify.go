@@ -31,7 +31,17 @@ const VerifierDir = "/logs/verifier"
 // wrote about the grade is taken at its word. A solution that does not
 // apply scores 0 with that reason.
 func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, outDir string, w io.Writer) (*grade.Grade, error) {
-	return VerifySession(ctx, ex, dir, solution, "", outDir, w)
+	return verify(ctx, ex, dir, solution, "", outDir, w, nil)
+}
+
+// VerifyProgress is Verify that reports the run's test progress to
+// progress (side sandbox.SolutionSide, one run), as the build's test runs
+// report theirs (issue 25 §2: lolbench verify was silent for its whole
+// run). The task's verifier keeps its progress file in the verifier's
+// folder, where the host follows it; a task built before it did reports
+// only the run's start, its end and the time it takes.
+func VerifyProgress(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, outDir string, w io.Writer, progress sandbox.ProgressFunc) (*grade.Grade, error) {
+	return verify(ctx, ex, dir, solution, "", outDir, w, progress)
 }
 
 // VerifySession is Verify after an agent's session: session, a shell
@@ -41,6 +51,10 @@ func Verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byt
 // verifier must withstand (docs/architecture.md, "Grading and its threat
 // model"); the exploit suite (test/exploits) plays agents this way.
 func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, session, outDir string, w io.Writer) (*grade.Grade, error) {
+	return verify(ctx, ex, dir, solution, session, outDir, w, nil)
+}
+
+func verify(ctx context.Context, ex sandbox.Executor, dir string, solution []byte, session, outDir string, w io.Writer, progress sandbox.ProgressFunc) (*grade.Grade, error) {
 	cfg, err := LoadConfig(dir)
 	if err != nil {
 		return nil, err
@@ -50,10 +64,7 @@ func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solutio
 			return nil, fmt.Errorf("harbor task %s: %w", dir, err)
 		}
 	}
-	id := filepath.Base(dir)
-	if i := strings.LastIndexByte(cfg.Task, '/'); i >= 0 {
-		id = cfg.Task[i+1:]
-	}
+	id := TaskName(dir, cfg)
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -97,6 +108,13 @@ func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solutio
 	}
 	vdir := filepath.Join(outDir, "verifier")
 	os.RemoveAll(vdir)
+	if progress != nil {
+		// The listed tests are the estimate until the run announces its
+		// own count.
+		var over func(string)
+		ctx, over = sandbox.FollowProgress(ctx, progress, sandbox.SolutionSide, 1, len(cfg.FailToPass)+len(cfg.PassToPass), VerifierDir+"/"+guard.ProgressFile)
+		defer func() { over(filepath.Join(vdir, guard.ProgressFile)) }()
+	}
 	res, err := env.Run(ctx, job)
 	if err != nil {
 		return nil, err
@@ -116,6 +134,16 @@ func VerifySession(ctx context.Context, ex sandbox.Executor, dir string, solutio
 		g = grade.ScoreRun(cfg.Config, guard.RunDir(vdir, 1), cfg.Recipe.Test.Results != "")
 	}
 	return &g, workspace.WriteJSON(filepath.Join(outDir, grade.GradeJSON), g)
+}
+
+// TaskName is the name of the task in folder dir with configuration cfg:
+// the last element of its Harbor name (lolbench/<candidate id>), else the
+// folder's name.
+func TaskName(dir string, cfg *Config) string {
+	if i := strings.LastIndexByte(cfg.Task, '/'); i >= 0 {
+		return cfg.Task[i+1:]
+	}
+	return filepath.Base(dir)
 }
 
 // sessionScript runs $LOLBENCH_DIR/session.sh as the test user before the

@@ -11,10 +11,17 @@
 //	lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]
 //	    guarded runs only, into DIR/run-N/, for the host to grade; -progress
 //	    keeps DIR/progress.json (tests done in the current run) up to date.
+//	lolbench-grade count -log FILE -until FILE -out DIR [-known N]
+//	    no grading: keeps DIR/progress.json up to date from a test log
+//	    another process writes (the mutate stage's coverage run), until the
+//	    -until file exists (or SIGTERM); then it reads the rest and marks
+//	    the run ended.
 //
 // verify and run must run as root (they run the tests as the recipe's
 // unprivileged user); -local runs unisolated as the caller, for the local
-// executor.
+// executor. verify always keeps progress.json in its -out folder, as run
+// -progress does: lolbench verify shows it, an older lolbench verify reads
+// nothing of it, and Harbor ignores it.
 package main
 
 import (
@@ -41,7 +48,8 @@ func main() {
 
 const usage = `usage:
   lolbench-grade verify [-task DIR] [-solution PATCH] [-out DIR]
-  lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]`
+  lolbench-grade run -config FILE [-test-patch FILE] [-solution PATCH] [-runs N] -out DIR [-local] [-progress]
+  lolbench-grade count -log FILE -until FILE -out DIR [-known N]`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -53,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return verify(ctx, args[1:], stdout, stderr)
 	case "run":
 		return runOnly(ctx, args[1:], stderr)
+	case "count":
+		return count(ctx, args[1:], stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0
@@ -99,6 +109,25 @@ func runOnly(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
+// count is `lolbench-grade count`.
+func count(ctx context.Context, args []string, stderr io.Writer) int {
+	fl := flag.NewFlagSet("lolbench-grade count", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	log := fl.String("log", "", "the test log another process writes")
+	until := fl.String("until", "", "the file whose existence says the log is complete")
+	out := fl.String("out", "", "where "+guard.ProgressFile+" goes")
+	known := fl.Int("known", 0, "how many tests the log is expected to report (0: unknown)")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *log == "" || *until == "" || *out == "" || *known < 0 || fl.NArg() > 0 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	guard.FollowLog(ctx, *log, *until, *out, *known)
+	return 0
+}
+
 // verify is `lolbench-grade verify`: it always writes a grade, a 0 with
 // the reason when the verifier itself cannot work, so that Harbor reads a
 // reward either way.
@@ -131,7 +160,7 @@ func verify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		cfg = c
 		o, err := guard.Run(ctx, guard.Options{Config: cfg, TestPatch: filepath.Join(*task, guard.TestPatchFile), Solution: *solution, Runs: 1,
-			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr})
+			Out: *out, Testbed: *testbed, Pristine: *pristine, Local: *local, Fresh: *fresh, Log: stderr, Progress: true})
 		if err != nil {
 			return grade.Grade{}, err
 		}

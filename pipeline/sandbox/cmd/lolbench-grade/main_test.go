@@ -22,6 +22,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"run", "-config", "x"}, 2, "usage:"},
 		{[]string{"run", "-config", "/nonexistent/config.json", "-out", t.TempDir()}, 2, "verifier configuration"},
 		{[]string{"verify", "extra"}, 2, "usage:"},
+		{[]string{"count", "-log", "l", "-out", "o"}, 2, "usage:"},
+		{[]string{"count", "-log", "l", "-until", "u", "-out", "o", "-known", "-1"}, 2, "usage:"},
 		{[]string{"help"}, 0, ""},
 	} {
 		var out, errOut bytes.Buffer
