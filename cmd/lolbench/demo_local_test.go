@@ -58,18 +58,19 @@ func TestDemoLocalExecutor(t *testing.T) {
 	task := filepath.Join(work, "candidates", id, "task")
 	for _, suffix := range []string{"\n", " (up to date)\n"} {
 		out, errOut, code = runCLI(t, append(build, "--include-unreviewed")...)
-		if want := id + ": passed: 15 fail-to-pass, 2 pass-to-pass, task " + task + suffix; code != 0 || out != want {
+		if want := id + ": passed: 16 fail-to-pass, 2 pass-to-pass, task " + task + suffix; code != 0 || out != want {
 			t.Fatalf("build --include-unreviewed: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, out, want, errOut)
 		}
 	}
 	// lolbench verify of the reference solution on the task talks while
 	// its tests run (issue 25 §2): a line when the run starts, with the
-	// task's 17 listed tests as the estimate, and one when it ends.
+	// task's 18 listed tests as the estimate, and one when it ends. The
+	// reference completes every task section (issue 25 §1).
 	out, errOut, code = runCLI(t, "verify", task, "--executor", "local", "--out", t.TempDir(), "--solution", filepath.Join(work, "candidates", id, "build", "solution.patch"))
-	if code != 0 || !regexp.MustCompile(`\nreward 1: FAIL_TO_PASS 15/15, PASS_TO_PASS 2/2, sections [0-9]/8\n$`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`\nreward 1: FAIL_TO_PASS 16/16, PASS_TO_PASS 2/2, sections 6/6\n$`).MatchString(out) {
 		t.Fatalf("verify: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	start := id + ": tests of the solution, run 1 of 1: 0/17 done, 0s\n"
+	start := id + ": tests of the solution, run 1 of 1: 0/18 done, 0s\n"
 	end := regexp.MustCompile(`(?m)^` + id + `: tests of the solution, run 1 of 1: 2[0-9] done, [0-9]+s, ended$`)
 	if !strings.Contains(errOut, start) || !end.MatchString(errOut) {
 		t.Errorf("verify's progress lines:\n%s", errOut)
