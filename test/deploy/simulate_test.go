@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/lolbench/lolbench/internal/textdiff"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -546,7 +547,7 @@ func TestIndexedJobSimulated(t *testing.T) {
 		if g, ok := got[k]; !ok {
 			problems = append(problems, "missing "+k)
 		} else if g != want[k] {
-			problems = append(problems, "differs "+k+": "+firstDifference(g, want[k]))
+			problems = append(problems, "differs "+k+": "+textdiff.First(g, want[k]))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(got)) {
@@ -646,16 +647,6 @@ func artifacts(t *testing.T, work string) map[string]string {
 		}
 	}
 	return out
-}
-
-// firstDifference shows where two texts part.
-func firstDifference(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	from := max(i-80, 0)
-	return fmt.Sprintf("at byte %d: %q vs %q", i, a[from:min(i+80, len(a))], b[from:min(i+80, len(b))])
 }
 
 // TestEngineSidecar starts run-job.yaml's engine sidecar as the manifest

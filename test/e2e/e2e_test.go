@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/lolbench/lolbench/internal/textdiff"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -209,7 +210,7 @@ func sameArtifacts(t *testing.T, got, want map[string]string) {
 		if g, ok := got[k]; !ok {
 			problems = append(problems, "missing "+k)
 		} else if g != v {
-			problems = append(problems, "differs "+k+": "+firstDifference(g, v))
+			problems = append(problems, "differs "+k+": "+textdiff.First(g, v))
 		}
 	}
 	for k := range got {
@@ -391,14 +392,4 @@ func equalRuns(a, b map[string][]string) bool {
 		}
 	}
 	return true
-}
-
-// firstDifference shows where two texts part, for the failure message.
-func firstDifference(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	from := max(i-80, 0)
-	return fmt.Sprintf("at byte %d: %q vs %q", i, a[from:min(i+80, len(a))], b[from:min(i+80, len(b))])
 }
