@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lolbench/lolbench/internal/textdiff"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -25,6 +24,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/lolbench/lolbench/internal/textdiff"
 	"github.com/lolbench/lolbench/pipeline/registry"
 )
 

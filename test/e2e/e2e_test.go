@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lolbench/lolbench/internal/textdiff"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -20,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lolbench/lolbench/internal/textdiff"
 )
 
 var (
