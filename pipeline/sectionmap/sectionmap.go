@@ -90,8 +90,9 @@ type Test struct {
 	Test     string   `json:"test"`
 	Sections []string `json:"sections"`
 	// Evidence has one line per section, in the order of Sections:
-	// "killed revert-7.2", "reached 7.2.1's lines (4 lines)", "row of
-	// block 3", "file row of tests/test_x.py".
+	// "killed revert-7.2", "killed revert-7.1 (stub revert)", "reached
+	// 7.2.1's lines (4 lines)", "row of block 3", "file row of
+	// tests/test_x.py".
 	Evidence []string `json:"evidence"`
 }
 
@@ -184,6 +185,9 @@ func Compute(stage string, in Input) *Map {
 			for _, mu := range reverts[s.ID] {
 				if in.Judged[t] && killed[mu] {
 					ev = "killed " + mu
+					if in.Partial[mu] {
+						ev += " (stub revert)"
+					}
 					break
 				}
 			}

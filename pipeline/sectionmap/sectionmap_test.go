@@ -61,13 +61,13 @@ func TestComputeOrder(t *testing.T) {
 		Stage:   "mutate",
 		Sources: []string{sectionmap.SourceRows, sectionmap.SourceKills, sectionmap.SourceCoverage},
 		Tests: []sectionmap.Test{
-			{Test: "t1", Sections: []string{"A", "B"}, Evidence: []string{"killed revert-a-stub", "reached B's lines (2 lines)"}},
+			{Test: "t1", Sections: []string{"A", "B"}, Evidence: []string{"killed revert-a-stub (stub revert)", "reached B's lines (2 lines)"}},
 			{Test: "t2", Sections: []string{}, Evidence: []string{}},
 			// Judged on no revert and without coverage: the rows decide
 			// every section, and they name C alone.
 			{Test: "t3", Sections: []string{"C"}, Evidence: []string{"row of block 3"}},
 			{Test: "t4", Sections: []string{"A", "C"}, Evidence: []string{"killed revert-a", "file row of x_test"}},
-			{Test: "t5", Sections: []string{"B", "E"}, Evidence: []string{"reached B's lines (1 line)", "killed revert-e-stub"}},
+			{Test: "t5", Sections: []string{"B", "E"}, Evidence: []string{"reached B's lines (1 line)", "killed revert-e-stub (stub revert)"}},
 			{Test: "t6", Sections: []string{"B", "E"}, Evidence: []string{"row of block 2", "row of block 5"}},
 		},
 		Sections: []sectionmap.Section{

@@ -51,7 +51,7 @@ var calcMutants = []struct {
 		Mutated: "Clamp(1, 5, 0) returns a value and a nil error", Scenario: "Clamp(1, 5, 0): lo above hi",
 		Rationale: "the bound check is gone", Files: []string{"calc/calc.go"}, Lines: coverage.Lines{"calc/calc.go": {14}}},
 		"+\tif lo > hi {", "+\tif false && lo > hi {", nil},
-	{mutation.Mutant{ID: "revert-1.2.1-stub", Method: mutation.MappedRevert, Variant: "stub", Section: "1.2.1", SectionTitle: "Clamping",
+	{mutation.Mutant{ID: "revert-1.2.1-stub", Method: mutation.MappedRevert, Variant: mutation.StubVariant, Section: "1.2.1", SectionTitle: "Clamping",
 		Requirement: "Clamp returns x limited to the range", Reference: "Clamp(15, 0, 10) returns 10", Mutated: "Clamp(15, 0, 10) returns 15",
 		Scenario: "Clamp(15, 0, 10)", Rationale: "nothing is clamped", Files: []string{"calc/calc.go"}, Lines: coverage.Lines{"calc/calc.go": {21, 24}}},
 		"+\tif x > hi {\n+\t\treturn hi", "+\tif false {\n+\t\treturn hi", []string{"example.com/calc/calc.TestClamp"}},

@@ -41,7 +41,7 @@ func TestMapInput(t *testing.T) {
 	m := sectionmap.Compute("augment", in)
 	want := []sectionmap.Test{
 		{Test: calcPkg + "TestAdd", Sections: []string{}, Evidence: []string{}},
-		{Test: calcPkg + "TestClamp", Sections: []string{"1.2.1"}, Evidence: []string{"killed revert-1.2.1-stub"}},
+		{Test: calcPkg + "TestClamp", Sections: []string{"1.2.1"}, Evidence: []string{"killed revert-1.2.1-stub (stub revert)"}},
 	}
 	if !reflect.DeepEqual(m.Tests, want) || !reflect.DeepEqual(m.Untested, []string{"1.2.2", "1.2.3"}) {
 		t.Errorf("map %+v untested %v", m.Tests, m.Untested)
