@@ -524,8 +524,8 @@ func TestIndexedJobSimulated(t *testing.T) {
 	exp := cl.run(podOf(export, podName("lolbench-export")), nil)
 	expect(t, exp, 0, map[string]string{})
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^` + rejected + ` +- +rejected at validate +10 static-rule violations \(R07, R08, R10, R12, R18, R20, R22, R24, R27, R28\)$`),
-		regexp.MustCompile(`(?m)^` + built + ` +mutate +passed +augment skipped: no LLM endpoint configured`),
+		regexp.MustCompile(`(?m)^` + rejected + ` +- +rejected at validate +- +10 static-rule violations \(R07, R08, R10, R12, R18, R20, R22, R24, R27, R28\)$`),
+		regexp.MustCompile(`(?m)^` + built + ` +mutate +passed +7/7 +augment skipped: no LLM endpoint configured`),
 	} {
 		if !want.MatchString(exp.stdout) {
 			t.Errorf("the export Job's output lacks %s:\n%s", want, exp.stdout)
