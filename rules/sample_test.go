@@ -6,10 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lolbench/lolbench/internal/testrepo"
-	"github.com/lolbench/lolbench/pipeline/diff"
+	"github.com/lolbench/lolbench/internal/sampletask"
 	"github.com/lolbench/lolbench/pipeline/mapping"
-	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 
 // TestSamples validates the bundled sample candidates under data/samples:
@@ -23,24 +21,11 @@ func TestSamples(t *testing.T) {
 	for _, mp := range samples {
 		dir := filepath.Dir(mp)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			repo := t.TempDir()
-			if err := testrepo.Build(repo,
-				testrepo.Step{Overlay: filepath.Join(dir, "base"), Tag: "base"},
-				testrepo.Step{Overlay: filepath.Join(dir, "pr"), Tag: "head"}); err != nil {
-				t.Fatal(err)
-			}
-			r, err := diff.Open(repo)
+			task, err := sampletask.Load(context.Background(), "..", t.TempDir(), filepath.Base(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
-			ch, err := r.Diff(context.Background(), "base", "head")
-			if err != nil {
-				t.Fatal(err)
-			}
-			scopes, err := syntax.Resolve(context.Background(), repo, ch, syntax.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ch, scopes := task.Change, task.Scopes
 			for _, name := range []string{"mapping.md", "mapping-flawed.md"} {
 				path := filepath.Join(dir, name)
 				if _, err := os.Stat(path); err != nil {
