@@ -50,7 +50,8 @@ type Config struct {
 	Runs int
 	// TestProgress receives the progress of the build's test runs
 	// (build.Stage.Progress) and of mutate's coverage run
-	// (mutate.Stage.Progress); nil shows none.
+	// (mutate.Stage.Progress) and augment's coverage runs
+	// (augment.Stage.Progress); nil shows none.
 	TestProgress func(id string, p sandbox.TestProgress)
 }
 
@@ -89,7 +90,7 @@ func Plan(cfg Config) *pipeline.Plan {
 		// augment: new tests target the mutants that survive and the lines
 		// nothing covers, so it needs mutate's kill matrix and coverage;
 		// offline it still writes the test-to-section map.
-		&augment.Stage{LLM: cfg.LLM, Executor: cfg.Executor},
+		&augment.Stage{LLM: cfg.LLM, Executor: cfg.Executor, Progress: cfg.TestProgress},
 	)
 	// export: the built tasks as Harbor folders and SWE-bench JSONL.
 	p.After = append(p.After, &exportAll{IncludeUnreviewed: cfg.IncludeUnreviewed})

@@ -186,7 +186,10 @@ func augmentRun(ctx context.Context, opts *AugmentOptions) error {
 		defer closeEx()
 		st.Executor = ex
 	}
-	env := &pipeline.Env{Workspace: ws, Status: opts.IO.ErrOut, Getenv: opts.Getenv, Version: version, Force: opts.Force}
+	tests := newCommandTestProgress(opts.IO.ErrOut, opts.IO.ErrTTY, nil)
+	defer tests.close()
+	st.Progress = tests.update
+	env := &pipeline.Env{Workspace: ws, Status: tests.status(), Getenv: opts.Getenv, Version: version, Force: opts.Force}
 	var rows []augmentRow
 	var reps []*augment.Report
 	var failed []string
@@ -194,7 +197,7 @@ func augmentRun(ctx context.Context, opts *AugmentOptions) error {
 		row := augmentRow{Candidate: id, Stages: []pipeline.StageOutcome{}}
 		c, err := pipeline.OpenCandidate(ws, id)
 		if err == nil {
-			fmt.Fprintf(opts.IO.ErrOut, "%s: %s\n", id, st.String())
+			fmt.Fprintf(env.Status, "%s: %s\n", id, st.String())
 			row.Stages, err = pipeline.RunCandidate(ctx, env, c, []pipeline.CandidateStage{st})
 		}
 		if err != nil {

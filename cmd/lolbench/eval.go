@@ -116,8 +116,12 @@ func runEval(cmd *cobra.Command, f *Factory, opts *EvalOptions) error {
 		defer closeEx()
 		st.Executor = ex
 	}
-	env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
-	if err := st.Run(cmd.Context(), env); err != nil {
+	tests := newCommandTestProgress(f.IO.ErrOut, f.IO.ErrTTY, nil)
+	st.Progress = tests.update
+	env := &pipeline.Env{Workspace: ws, Status: tests.status(), Getenv: f.Getenv, Version: version}
+	err = st.Run(cmd.Context(), env)
+	tests.close()
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.ErrOut, "eval: %d row(s) for %s in %s\n", st.Rows, strings.Join(st.Agents, ", "), ws.Root+"/"+eval.Dir)

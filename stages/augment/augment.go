@@ -116,6 +116,9 @@ type Stage struct {
 	MaxMutants int
 	MaxSpans   int
 	Threshold  float64
+	// Progress, when set, receives the progress of a candidate's
+	// coverage runs (issue 25 §2: no long silences), as in mutate.
+	Progress func(id string, p sandbox.TestProgress)
 }
 
 // Name implements pipeline.Stage.
@@ -358,6 +361,9 @@ func (a *augmenter) prepare(ctx context.Context) error {
 	}
 	a.closer = func() { senv.Close() }
 	a.run = &runner{env: senv, t: t, logDir: logDir, status: a.env.Status}
+	if a.s.Progress != nil {
+		a.run.progress = func(p sandbox.TestProgress) { a.s.Progress(t.c.ID, p) }
+	}
 	a.check = &checker{t: t, run: a.run, runs: t.recipe.Runs, beforePassed: map[*Candidate]map[string]bool{}}
 	if t.cov != nil {
 		if u := t.cov.Suite(coverage.Union); u != nil {
@@ -482,7 +488,7 @@ func (a *augmenter) finalCoverage(ctx context.Context, kept []*Candidate, added 
 	spec := coverage.Spec{Recipe: t.recipe, Language: t.language, Selection: t.finalSelection(candidateFiles(kept)),
 		Patches: []coverage.Patch{{Name: "test.patch", Data: t.testPatch}, {Name: "solution.patch", Data: t.solution}, {Name: "added.patch", Data: added}},
 		Sources: t.sources(), Suites: []coverage.SuiteSpec{{Name: coverage.F2P, Tests: rep.FailToPass}, {Name: coverage.P2P, Tests: t.rec.Report.PassToPass}},
-		Exists: func(p string) bool { return extra[p] || t.fileExists(p) }}
+		Exists: func(p string) bool { return extra[p] || t.fileExists(p) }, Progress: a.run.progress}
 	res, err := coverage.Measure(ctx, a.run.env, spec, a.run.outDir("coverage-final"))
 	if err != nil {
 		rep.Notes = append(rep.Notes, "the final coverage measurement failed; the overall coverage is the original: "+err.Error())

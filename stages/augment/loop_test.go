@@ -187,9 +187,21 @@ func TestGenerationLoop(t *testing.T) {
 	}
 	model := newFakeModel(t, script)
 	env := &pipeline.Env{Workspace: ws, Status: io.Discard, Getenv: os.Getenv, Version: "test"}
-	st := &Stage{LLM: model.client(t, ws), Executor: sandbox.NewLocal(io.Discard)}
+	var ends []string // one per coverage run that ended: candidate, side, tests done
+	st := &Stage{LLM: model.client(t, ws), Executor: sandbox.NewLocal(io.Discard),
+		Progress: func(id string, p sandbox.TestProgress) {
+			if p.Over {
+				ends = append(ends, fmt.Sprintf("%s %s %d", id, p.Side, p.Done))
+			}
+		}}
 	if err := st.Run(context.Background(), env, c); err != nil {
 		t.Fatal(err)
+	}
+	// Every coverage run talks (issue 25 §2): the coverage loop's two
+	// prompts' candidates (2 tests, then 1) and the final measurement of
+	// the 6 F2P tests.
+	if want := []string{"calc-cep-0001 coverage 2", "calc-cep-0001 coverage 1", "calc-cep-0001 coverage 6"}; !reflect.DeepEqual(ends, want) {
+		t.Errorf("coverage runs ended %q, want %q", ends, want)
 	}
 	rep, err := LoadReport(c)
 	if err != nil {

@@ -24,6 +24,8 @@ type runner struct {
 	t      *task
 	logDir string
 	status io.Writer
+	// progress follows the coverage runs; nil reports nothing.
+	progress sandbox.ProgressFunc
 	// Jobs counts the sandbox jobs, Runs the test-command runs.
 	Jobs, Runs int
 }
@@ -71,7 +73,7 @@ func (x *runner) cover(ctx context.Context, name string, added []byte, tests, se
 	spec := coverage.Spec{Recipe: x.t.recipe, Language: x.t.language, Selection: selection,
 		Patches: []coverage.Patch{{Name: "test.patch", Data: x.t.testPatch}, {Name: "solution.patch", Data: x.t.solution}, {Name: "added.patch", Data: added}},
 		Sources: x.t.sources(), Suites: []coverage.SuiteSpec{{Name: name, Tests: tests}},
-		Exists: func(p string) bool { return extra[p] || x.t.fileExists(p) }}
+		Exists: func(p string) bool { return extra[p] || x.t.fileExists(p) }, Progress: x.progress}
 	res, err := coverage.Measure(ctx, x.env, spec, x.outDir("coverage-"+name))
 	if err != nil {
 		return nil, err

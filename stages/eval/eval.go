@@ -71,6 +71,9 @@ type Stage struct {
 	Agent string
 	// Executor runs lolbench's verifier on predictions.
 	Executor sandbox.Executor
+	// Progress, when set, receives the test progress of each verifier run
+	// on a prediction, named by instance and attempt (issue 25 §2).
+	Progress func(name string, p sandbox.TestProgress)
 
 	// After Run: the agents scored, the rows written and the tables.
 	Agents  []string
@@ -365,7 +368,12 @@ func (s *Stage) verify(ctx context.Context, agentDir string, ti *taskInfo, patch
 		}
 	}
 	os.RemoveAll(out)
-	g, err := harbor.Verify(ctx, s.Executor, ti.dir, patch, out, status)
+	var progress sandbox.ProgressFunc
+	if s.Progress != nil {
+		name := fmt.Sprintf("%s.%d", ti.instance, attempt)
+		progress = func(p sandbox.TestProgress) { s.Progress(name, p) }
+	}
+	g, err := harbor.VerifyProgress(ctx, s.Executor, ti.dir, patch, out, status, progress)
 	if err != nil {
 		return nil, fmt.Errorf("eval: verify %s attempt %d: %w", ti.instance, attempt, err)
 	}

@@ -78,9 +78,22 @@ func TestPredictionsGradedByTheVerifier(t *testing.T) {
 		t.Fatal(err)
 	}
 	local.Env = []string{"PATH=" + filepath.Dir(gobin) + ":/usr/bin:/bin"}
-	st := &Stage{Predictions: []string{preds}, Executor: local}
+	last := map[string]sandbox.TestProgress{}
+	st := &Stage{Predictions: []string{preds}, Executor: local,
+		Progress: func(name string, p sandbox.TestProgress) { last[name] = p }}
 	if err := st.Run(context.Background(), &pipeline.Env{Workspace: ws}); err != nil {
 		t.Fatal(err)
+	}
+	// Each verifier run reports its progress, named by instance and
+	// attempt, up to its end (issue 25 §2). Known is the task's one graded
+	// test; Done counts what the run finished: the 11 tests of ./store
+	// with the reference, none with the empty patch (./store does not
+	// compile without it).
+	over := sandbox.TestProgress{Side: sandbox.SolutionSide, Run: 1, Runs: 1, Known: 1, Ended: true, Over: true}
+	withRef := over
+	withRef.Done = 11
+	if want := map[string]sandbox.TestProgress{c.ID + ".1": withRef, c.ID + ".2": over}; !reflect.DeepEqual(last, want) {
+		t.Errorf("the verifier runs' last progress %+v, want %+v", last, want)
 	}
 	const agent = "predictions__org-ref-model"
 	if !reflect.DeepEqual(st.Agents, []string{agent}) {
