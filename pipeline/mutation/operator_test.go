@@ -78,6 +78,9 @@ func TestOperators(t *testing.T) {
 		{"flip rust", FlipComparison, "Rust",
 			"fn f(a: u64) -> bool {\n    a >= 2 && a != 7\n}\n", nil,
 			[]string{"fn f(a: u64) -> bool {\n    a > 2 && a != 7\n}\n", "fn f(a: u64) -> bool {\n    a >= 2 && a == 7\n}\n"}},
+		{"int rust", IntConstant, "Rust",
+			"const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 0)];\n", nil,
+			[]string{"const OPS: [(&str, u8); 2] = [(\">\", 2), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 0), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 1)];\n"}},
 		{"return zero rust", ReturnZero, "Rust",
 			"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\n", nil, []string{}},
 
