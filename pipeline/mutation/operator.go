@@ -177,12 +177,11 @@ var syntaxes = map[string]*Syntax{
 		Defs:          set("method_declaration", "constructor_declaration"),
 		Stub:          "{ throw new UnsupportedOperationException(%s); }",
 	},
-	// Rust (issue 23): returns are expressions and a function's value is
-	// mostly its block's last expression, whose zero value depends on the
-	// type, so return-zero finds nothing; if let conditions are patterns
-	// and are not negated. A stub's unimplemented!() has type !, which
-	// fits every result type. Go's quoting of the message is a valid Rust
-	// string literal.
+	// Rust (issue 23): return-zero sees explicit returns only (a
+	// function's value is mostly its block's last expression); if let
+	// conditions are patterns and are not negated. A stub's
+	// unimplemented!() has type !, which fits every result type. Go's
+	// quoting of the message is a valid Rust string literal.
 	"Rust": {
 		Language:      rust.GetLanguage,
 		Conditions:    map[string]string{"if_expression": "condition", "while_expression": "condition"},

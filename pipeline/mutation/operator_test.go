@@ -82,7 +82,9 @@ func TestOperators(t *testing.T) {
 			"const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 0)];\n", nil,
 			[]string{"const OPS: [(&str, u8); 2] = [(\">\", 2), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 0), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 1)];\n"}},
 		{"return zero rust", ReturnZero, "Rust",
-			"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\n", nil, []string{}},
+			"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return v.first().copied();\n}\n", nil,
+			[]string{"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return 0 as u64;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return v.first().copied();\n}\n",
+				"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return None;\n}\n"}},
 
 		// flip-comparison
 		{"flip go", FlipComparison, "Go",
