@@ -42,7 +42,7 @@ func TestMatrix(t *testing.T) {
 			Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
 				"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]"},
 			Formats: []string{"cargo", "junit"}, Coverage: "llvm-cov", PerTest: true, SingleTest: "lolbench-cargo-test TARGET::path::name (cargo test --test TARGET -- --exact path::name)",
-			Mutation: ops, Canary: true, BaseImage: "rust", Samples: []string{"verso"}},
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "rust", Samples: []string{"verso"}},
 	}
 	for name, w := range want {
 		if got := rows[name]; !slicesEqualRow(got, w) {
