@@ -130,11 +130,13 @@ mkdir -p /usr/share/man/man1
 apt-get install -y -q --no-install-recommends /debs/*.deb >/tmp/install.log 2>&1 ||
 	{ grep -i -m 10 'error' /tmp/install.log; tail -n 20 /tmp/install.log; exit 1; }
 rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /tmp/install.log
-# Cargo reads the configuration of every folder above the one it runs in,
-# so /.cargo/config.toml (root's) serves every user and every project:
-# crates.io replaced by Debian's directory source, offline.
-mkdir -p /.cargo
-install -m 0644 /tools/cargo-config.toml /.cargo/config.toml
+# Cargo's home, root's and read-only to the tests, holds the configuration
+# every user and project gets: crates.io replaced by Debian's directory
+# source, offline. It ranks below a project's .cargo/config.toml, and a
+# recipe that brings its own crates (cargo vendor) sets CARGO_HOME to a
+# home of its own (docs/projects.md, "Rust").
+mkdir -p /usr/local/cargo
+install -m 0644 /tools/cargo-config.toml /usr/local/cargo/config.toml
 T=__TOOLDIR__
 mkdir -p "$T"
 install -m 0755 /tools/lolbench-cargo-test /usr/local/bin/lolbench-cargo-test
@@ -154,6 +156,7 @@ docker run --name "$CONTAINER" --network none -u 0 \
 step "docker commit -> $TAG"
 docker commit \
 	--change "ENV LOLBENCH_RUST_TOOLS=$TOOLDIR" \
+	--change "ENV CARGO_HOME=/usr/local/cargo" \
 	--change "LABEL org.lolbench.offline-base=$TAG" \
 	--change 'USER root' \
 	--change 'WORKDIR /' \
