@@ -78,14 +78,16 @@ bookworm made with debootstrap, with git, Go, Python 3, pytest, coverage.py
 and pip. --lang java builds the Java image, one layer on top of the common
 one (built first when missing): OpenJDK 17, Maven offline against Debian's
 repository, JUnit 5, Surefire, JaCoCo and lolbench's per-test coverage
-listener. --lang all builds every image; lolbench lang list shows which
+listener. --lang rust builds the Rust image, also on the common one: rustc
+1.63 and cargo offline against the crates Debian packages, LLVM 14's
+coverage tools and lolbench-cargo-test. --lang all builds every image; lolbench lang list shows which
 language has one.
 
 Recipes name them as "` + baseimage.Name + `" and pick one by their language: field (the
 sample projects do). A tag is a hash of the build script (and of the
 parent's tag), so a newer lolbench with a changed script builds a new image
 instead of reusing a stale one; $` + baseimage.EnvVar + ` overrides the common image's tag
-and $` + baseimage.Java.EnvVar + ` the Java image's. An image that exists is reused at
+$` + baseimage.Java.EnvVar + ` the Java image's, $` + baseimage.Rust.EnvVar + ` the Rust image's. An image that exists is reused at
 once. A first build takes a few minutes and needs root and Debian's package
 mirror.
 
@@ -93,6 +95,7 @@ The tags are printed on standard output, one a line; progress goes to
 standard error.`,
 		Example: `  lolbench env base
   lolbench env base --lang java
+  lolbench env base --lang rust
   lolbench env base --lang all --print   # the tags only, nothing built
   lolbench env base --force              # rebuild the common image and replace it`,
 		Args: cobra.NoArgs,
@@ -123,7 +126,7 @@ standard error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, go, python, or all); default the common image")
+	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, rust, go, python, or all); default the common image")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "rebuild the images asked for even when they exist")
 	cmd.Flags().BoolVar(&opts.Print, "print", false, "print the tags without building anything")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"image": TAG of the last image, "images": {KEY: TAG}}`)

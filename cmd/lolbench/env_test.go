@@ -49,8 +49,15 @@ func TestEnvBaseLang(t *testing.T) {
 	if want := baseimage.ContentTag() + "\n" + baseimage.Java.ContentTag(nil) + "\n"; code != 0 || out != want {
 		t.Fatalf("two languages: code %d, out %q, want %q", code, out, want)
 	}
-	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != out {
-		t.Fatalf("--lang all: %q, want %q", out2, out)
+	var all strings.Builder
+	for _, im := range baseimage.Images {
+		all.WriteString(im.ContentTag(nil) + "\n")
+	}
+	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != all.String() {
+		t.Fatalf("--lang all: %q, want %q", out2, all.String())
+	}
+	if out3, _, _ := runCLI(t, "env", "base", "--print", "--lang", "rust"); out3 != baseimage.Rust.ContentTag(nil)+"\n" {
+		t.Fatalf("--lang rust: %q", out3)
 	}
 	if _, errOut, code := runCLI(t, "env", "base", "--print", "--lang", "cobol"); code != exitBadInput || !strings.Contains(errOut, `--lang "cobol": no offline base image serves it`) {
 		t.Fatalf("unknown language: code %d, %q", code, errOut)

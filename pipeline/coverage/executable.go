@@ -10,6 +10,7 @@ import (
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
 )
 
 // parseTimeout bounds one parse: sources are hostile.
@@ -98,6 +99,38 @@ var statementRulesByLang = map[string]*statementRules{
 			return false
 		},
 	},
+}
+
+// rustTail are the expressions that can end a Rust block as its value (a
+// block's statements are let declarations and expression statements; its
+// last expression, without a semicolon, is neither) or be a match arm's
+// value: llvm-cov counts them as run code.
+var rustTail = []string{"call_expression", "macro_invocation", "match_expression", "if_expression",
+	"if_let_expression", "binary_expression", "unary_expression", "struct_expression", "return_expression",
+	"reference_expression", "field_expression", "index_expression", "try_expression", "tuple_expression",
+	"array_expression", "closure_expression", "range_expression", "parenthesized_expression",
+	"type_cast_expression", "identifier", "scoped_identifier", "self", "integer_literal", "float_literal",
+	"string_literal", "boolean_literal", "char_literal", "unit_expression", "loop_expression",
+	"while_expression", "while_let_expression", "for_expression", "break_expression", "continue_expression",
+	"assignment_expression", "compound_assignment_expr", "await_expression"}
+
+func init() {
+	// Rust counts let declarations and expression statements of function
+	// and closure bodies, and the value expression of a block or a match
+	// arm (see rustTail); items, attributes and comments are not code.
+	statementRulesByLang["Rust"] = &statementRules{
+		lang:       rust.GetLanguage,
+		statements: set(append([]string{"let_declaration", "expression_statement"}, rustTail...)...),
+		parents:    set("block", "match_arm"),
+		code: func(n *sitter.Node, src []byte) bool {
+			// A match arm's pattern is no code; its value is.
+			if p := n.Parent(); p != nil && p.Type() == "match_arm" {
+				v := p.ChildByFieldName("value")
+				return v != nil && v.Equal(n)
+			}
+			return true
+		},
+	}
 }
 
 // SupportedLanguage reports whether executable lines can be found in a

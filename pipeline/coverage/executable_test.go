@@ -45,6 +45,33 @@ func f(a int) (int, error) {
 		nil
 }
 `, lines: []int{14, 16, 17, 18, 19, 21, 22, 24, 26, 27}, columns: []int{2, 2, 3, 9, 3, 2, 2, 3, 2, 2}},
+		{lang: "Rust", src: `use std::fmt;
+
+/// Doc.
+const K: u32 = 1;
+
+impl Op {
+    fn upper(&self, v: u64) -> u64 {
+        // a comment
+        let x = v + 1;
+        match self {
+            Op::Tilde => x * 2,
+            Op::Caret if v > 0 => {
+                helper(v);
+                x
+            }
+            _ => 0,
+        }
+    }
+}
+
+fn f(s: &str) -> Result<u64, E> {
+    if s.is_empty() {
+        return Err(E::Empty);
+    }
+    s.parse().map_err(|_| E::Bad)
+}
+`, lines: []int{9, 10, 11, 13, 14, 16, 22, 23, 25}, columns: []int{9, 9, 26, 17, 17, 18, 5, 9, 5}},
 		{lang: "Python", src: `"""Doc."""
 import os
 from a import b
@@ -95,7 +122,7 @@ public class X {
     }
 }
 `, lines: []int{5, 8, 9, 10, 12, 14, 15, 17, 19}, columns: []int{18, 9, 9, 13, 13, 9, 9, 13, 13}},
-		{lang: "Rust", src: "fn main() {}\n", wantError: "executable lines: no grammar for Rust"},
+		{lang: "Zig", src: "pub fn main() void {}\n", wantError: "executable lines: no grammar for Zig"},
 	}
 	for _, c := range cases {
 		lines, cols, err := Executable(context.Background(), c.lang, []byte(c.src))
@@ -132,7 +159,7 @@ func TestNewTarget(t *testing.T) {
 	tg := NewTarget(context.Background(), []SourceFile{
 		{Path: "b.go", Language: "Go", Content: []byte(src), Added: []int{6, 5, 3, 6}},
 		{Path: "a.go", Language: "Go", Content: []byte(src), Added: []int{1, 2, 3, 4, 5, 6, 7}},
-		{Path: "c.rs", Language: "Rust", Content: []byte("fn f() {}\n"), Added: []int{1}},
+		{Path: "c.zig", Language: "Zig", Content: []byte("fn f() void {}\n"), Added: []int{1}},
 	})
 	want := []FileTarget{
 		{Path: "a.go", Language: "Go", Added: []int{1, 2, 3, 4, 5, 6, 7}, Executable: []int{4, 6}, Columns: []int{2, 2}},
@@ -141,7 +168,7 @@ func TestNewTarget(t *testing.T) {
 	if !reflect.DeepEqual(tg.Files, want) {
 		t.Errorf("files %+v\nwant %+v", tg.Files, want)
 	}
-	if want := []string{"c.rs: no statement rules for Rust"}; !reflect.DeepEqual(tg.Skipped, want) {
+	if want := []string{"c.zig: no statement rules for Zig"}; !reflect.DeepEqual(tg.Skipped, want) {
 		t.Errorf("skipped %v", tg.Skipped)
 	}
 	if got := tg.Lines(); !reflect.DeepEqual(got, Lines{"a.go": {4, 6}, "b.go": {6}}) {

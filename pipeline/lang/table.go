@@ -87,7 +87,18 @@ var Table = []*Language{
 		TestNames:  []string{"*_test.rs", "tests.rs"},
 		TestDirs:   []string{"tests"},
 		BuildNames: []string{"Cargo.toml", "build.rs", "rust-toolchain", "rust-toolchain.toml", "rustfmt.toml", "clippy.toml"},
-		TestConfig: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml"},
+		// Cargo's configuration sets a target runner (a wrapper that runs
+		// every test binary and can print its own results), rustflags and
+		// sources; rust-toolchain picks the compiler. A build script runs
+		// before the tests as the test user and can plant anything. A
+		// manifest's [lib] and [[test]] tables decide which targets run and
+		// how (harness = false makes a target's own main print libtest's
+		// lines, path = points a test at other code); [patch] and [replace]
+		// swap a dependency for a local copy; [profile] can turn off
+		// overflow checks and debug assertions the tests rely on;
+		// dev-dependencies are test code from outside the repository.
+		TestConfig: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
+			"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]"},
 	},
 	{
 		Name:           "C",

@@ -17,6 +17,11 @@ var IntConstant = &Operator{
 func findIntConstant(s *Source) []Site {
 	var out []Site
 	for _, n := range nodes(s, s.Syntax.Integer) {
+		// An array type's length is part of the type ([T; 7], [7]T): a
+		// new length does not compile against the array's elements.
+		if p := n.Parent(); p != nil && p.Type() == "array_type" {
+			continue
+		}
 		text := s.Text(n)
 		digits, suffix := text, ""
 		if i := strings.IndexAny(text, "lLjJ"); i >= 0 {

@@ -26,6 +26,10 @@ func findNegateCondition(s *Source) []Site {
 		if cond == nil || cond.HasError() {
 			continue
 		}
+		// Rust's "if let P = e" binds a pattern: it has no negation.
+		if t := cond.Type(); t == "let_condition" || t == "let_chain" {
+			continue
+		}
 		// Java's condition is parenthesized: negate what is inside.
 		if cond.Type() == "parenthesized_expression" && s.Language == "Java" && cond.NamedChildCount() == 1 {
 			cond = cond.NamedChild(0)
@@ -79,7 +83,8 @@ func negate(s *Source, e *sitter.Node) string {
 	text := s.Text(e)
 	switch e.Type() {
 	case "identifier", "call_expression", "call", "method_invocation", "selector_expression", "attribute",
-		"field_access", "parenthesized_expression", "true", "false", "index_expression", "subscript":
+		"field_access", "parenthesized_expression", "true", "false", "index_expression", "subscript",
+		"field_expression", "boolean_literal":
 		return s.Syntax.Not + text
 	}
 	return s.Syntax.Not + "(" + text + ")"

@@ -10,11 +10,12 @@ import (
 // ReturnZero replaces the value of a return with the zero value of the
 // function's result type (PIT's "empty returns" and "null returns"):
 // 0, "", false, nil, *new(T) for other Go types; None in Python; 0, false
-// or null in Java. A return that already gives the zero value is left
+// or null in Java; in Rust false, 0, String::new(), None or
+// Default::default() (explicit returns only: a block's value is not one). A return that already gives the zero value is left
 // alone, as are returns in Java lambdas (whose type is not written).
 var ReturnZero = &Operator{
 	Name: "return-zero",
-	Doc:  "replace a returned value by its type's zero value (Go 0, \"\", false, nil, *new(T); Python None; Java 0, false, null)",
+	Doc:  "replace a returned value by its type's zero value (Go 0, \"\", false, nil, *new(T); Python None; Java 0, false, null; Rust false, 0, None, Default::default())",
 	Find: findReturnZero,
 }
 
@@ -76,6 +77,26 @@ func zeroFor(s *Source, fn *sitter.Node) (string, bool) {
 			return "0", true
 		}
 		return "null", true
+	case "Rust":
+		// A closure's result type is seldom written. Types without a
+		// Default (Result) give a mutant that does not compile, which the
+		// build check drops.
+		t := fn.ChildByFieldName("return_type")
+		if fn.Type() != "function_item" || t == nil {
+			return "", false
+		}
+		name := s.Text(t)
+		switch {
+		case name == "bool":
+			return "false", true
+		case name == "String":
+			return "String::new()", true
+		case strings.HasPrefix(name, "Option<"):
+			return "None", true
+		case t.Type() == "primitive_type" && name != "char" && name != "str":
+			return "0 as " + name, true
+		}
+		return "Default::default()", true
 	case "Go":
 		res := fn.ChildByFieldName("result")
 		if res == nil {

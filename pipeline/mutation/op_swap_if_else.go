@@ -58,6 +58,13 @@ func ifBodies(s *Source, n *sitter.Node) (*sitter.Node, *sitter.Node) {
 			}
 		}
 		return then, els
+	case "Rust":
+		// else_clause holds a block, or the if of an else-if.
+		c := n.ChildByFieldName("alternative")
+		if c == nil || c.NamedChildCount() != 1 || c.NamedChild(0).Type() != "block" {
+			return nil, nil
+		}
+		return then, c.NamedChild(0)
 	default:
 		els := n.ChildByFieldName("alternative")
 		if els == nil || els.Type() == "if_statement" {

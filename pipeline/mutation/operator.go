@@ -11,6 +11,7 @@ import (
 	"github.com/smacker/go-tree-sitter/golang"
 	"github.com/smacker/go-tree-sitter/java"
 	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
 )
 
 // Operator is one syntax operator: it finds the places of a parsed file
@@ -175,6 +176,25 @@ var syntaxes = map[string]*Syntax{
 		If:            "if_statement",
 		Defs:          set("method_declaration", "constructor_declaration"),
 		Stub:          "{ throw new UnsupportedOperationException(%s); }",
+	},
+	// Rust (issue 23): return-zero sees explicit returns only (a
+	// function's value is mostly its block's last expression); if let
+	// conditions are patterns and are not negated. A stub's
+	// unimplemented!() has type !, which fits every result type. Go's
+	// quoting of the message is a valid Rust string literal.
+	"Rust": {
+		Language:      rust.GetLanguage,
+		Conditions:    map[string]string{"if_expression": "condition", "while_expression": "condition"},
+		Not:           "!",
+		Binary:        set("binary_expression"),
+		Integer:       set("integer_literal"),
+		Return:        "return_expression",
+		Functions:     set("function_item", "closure_expression"),
+		CallStatement: "expression_statement",
+		Calls:         set("call_expression"),
+		If:            "if_expression",
+		Defs:          set("function_item"),
+		Stub:          "{\n        unimplemented!(%s)\n    }",
 	},
 }
 

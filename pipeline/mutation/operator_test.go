@@ -62,6 +62,29 @@ func TestOperators(t *testing.T) {
 				"class A { void f() { if (!(a < b)) g(); while (!done) h(); } }\n",
 				"class A { void f() { if (a < b) g(); while (done) h(); } }\n",
 			}},
+		{"negate rust", NegateCondition, "Rust",
+			"fn f(a: u32) {\n    if a < 3 {\n    } else if !v.ok {\n    }\n    while s.more() {\n    }\n    if let Some(x) = g() {\n    }\n}\n", nil,
+			[]string{
+				"fn f(a: u32) {\n    if !(a < 3) {\n    } else if !v.ok {\n    }\n    while s.more() {\n    }\n    if let Some(x) = g() {\n    }\n}\n",
+				"fn f(a: u32) {\n    if a < 3 {\n    } else if !(!v.ok) {\n    }\n    while s.more() {\n    }\n    if let Some(x) = g() {\n    }\n}\n",
+				"fn f(a: u32) {\n    if a < 3 {\n    } else if !v.ok {\n    }\n    while !s.more() {\n    }\n    if let Some(x) = g() {\n    }\n}\n",
+			}},
+		{"swap and delete rust", SwapIfElse, "Rust",
+			"fn f(a: bool) -> u8 {\n    if a { 1 } else if b { 2 } else { 3 }\n}\n", nil,
+			[]string{"fn f(a: bool) -> u8 {\n    if a { 1 } else if b { 3 } else { 2 }\n}\n"}},
+		{"delete call rust", DeleteCall, "Rust",
+			"fn f(v: &mut Vec<u8>) {\n    v.push(1);\n    g()?;\n    let x = h();\n    println!(\"x\");\n}\n", nil,
+			[]string{"fn f(v: &mut Vec<u8>) {\n    g()?;\n    let x = h();\n    println!(\"x\");\n}\n"}},
+		{"flip rust", FlipComparison, "Rust",
+			"fn f(a: u64) -> bool {\n    a >= 2 && a != 7\n}\n", nil,
+			[]string{"fn f(a: u64) -> bool {\n    a > 2 && a != 7\n}\n", "fn f(a: u64) -> bool {\n    a >= 2 && a == 7\n}\n"}},
+		{"int rust", IntConstant, "Rust",
+			"const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 0)];\n", nil,
+			[]string{"const OPS: [(&str, u8); 2] = [(\">\", 2), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 0), (\"<\", 0)];\n", "const OPS: [(&str, u8); 2] = [(\">\", 1), (\"<\", 1)];\n"}},
+		{"return zero rust", ReturnZero, "Rust",
+			"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return v.first().copied();\n}\n", nil,
+			[]string{"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return 0 as u64;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return v.first().copied();\n}\n",
+				"fn f(a: u64) -> u64 {\n    if a > 1 {\n        return a;\n    }\n    0\n}\nfn g(v: &[u8]) -> Option<u8> {\n    return None;\n}\n"}},
 
 		// flip-comparison
 		{"flip go", FlipComparison, "Go",
@@ -188,7 +211,7 @@ func TestRegistry(t *testing.T) {
 	if len(Registry) != 6 {
 		t.Errorf("%d operators, want the 6 of issue 7", len(Registry))
 	}
-	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"Go", "Java", "Python"}) {
+	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"Go", "Java", "Python", "Rust"}) {
 		t.Errorf("languages %v", got)
 	}
 }
@@ -219,7 +242,7 @@ func TestOperatorRecordsAndHostile(t *testing.T) {
 			}
 		}
 	}
-	if _, err := OperatorSites(context.Background(), Registry, "x.rs", "Rust", []byte("fn f() {}"), []int{1}); err == nil || err.Error() != "x.rs: no syntax operators for Rust" {
-		t.Errorf("Rust: %v", err)
+	if _, err := OperatorSites(context.Background(), Registry, "x.zig", "Zig", []byte("fn f() void {}"), []int{1}); err == nil || err.Error() != "x.zig: no syntax operators for Zig" {
+		t.Errorf("Zig: %v", err)
 	}
 }

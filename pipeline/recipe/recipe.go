@@ -177,6 +177,7 @@ const (
 	CoverageGo     = "go"
 	CoveragePython = "python"
 	CoverageJaCoCo = "jacoco"
+	CoverageLLVM   = "llvm-cov"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -184,7 +185,8 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python or jacoco; empty: by the candidate's language.
+	// Adapter is go, python, jacoco or llvm-cov (Rust); empty: by the
+	// candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
 	// Placeholder ({tests}) is replaced by one shell word holding the
@@ -381,9 +383,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")

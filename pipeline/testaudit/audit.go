@@ -64,7 +64,7 @@ type File struct {
 
 // Input is one generated test and what it is audited against.
 type Input struct {
-	// Language is a pipeline/lang name: "Go", "Python" or "Java".
+	// Language is a pipeline/lang name: "Go", "Python", "Java" or "Rust".
 	Language string
 	// Test is the generated test file.
 	Test File
@@ -138,7 +138,7 @@ type Language struct {
 }
 
 // Languages lists the audited languages, one rule file each.
-var Languages = []*Language{Go, Python, Java}
+var Languages = []*Language{Go, Python, Java, Rust}
 
 // Lookup returns the rule of a language, or nil when it is not audited.
 func Lookup(name string) *Language {

@@ -402,8 +402,8 @@ class StoreAugTest {
 }
 
 func TestAuditErrors(t *testing.T) {
-	_, err := Audit(context.Background(), Input{Language: "Rust", Test: File{Path: "tests/a.rs", Source: []byte("fn main() {}")}})
-	if err == nil || err.Error() != `audit tests/a.rs: no test audit for this language "Rust"` {
+	_, err := Audit(context.Background(), Input{Language: "Zig", Test: File{Path: "tests/a.zig", Source: []byte("fn main() void {}")}})
+	if err == nil || err.Error() != `audit tests/a.zig: no test audit for this language "Zig"` {
 		t.Errorf("err = %v", err)
 	}
 	big := strings.Repeat("// x\n", MaxSource/5+1)

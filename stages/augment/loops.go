@@ -272,6 +272,8 @@ func layout(language string, testFiles []string) string {
 		return "A Python test goes into a new file named test_<topic>.py in a folder the project's tests already use, collected by pytest." + where
 	case "Java":
 		return "A Java test goes into a new file <Name>Test.java holding one top-level class of that name, in the test source folder and the package of the class it tests." + where
+	case "Rust":
+		return "A Rust test goes into a new integration test file tests/<topic>.rs of the package it tests, with #[test] functions that use the crate's public API only." + where
 	}
 	return "Put the test where the project's tests already live." + where
 }

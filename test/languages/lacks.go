@@ -42,7 +42,6 @@ var Pieces = []string{Tests, Syntax, Results, Coverage, Mutation, Canary, Image,
 // change that adds it (the test says so), and add a language's gaps in the
 // change that adds the language to the table.
 var Lacks = map[string][]string{
-	"Rust":         {Coverage, Mutation, Canary, Image, Sample},
 	"C":            {Coverage, Mutation, Canary, Image, Sample},
 	"C/C++ Header": {Coverage, Mutation, Canary, Image, Sample},
 	"C++":          {Coverage, Mutation, Canary, Image, Sample},

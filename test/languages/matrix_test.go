@@ -38,8 +38,11 @@ func TestMatrix(t *testing.T) {
 			Reset:   []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]", ".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
 			Formats: []string{"junit"}, Coverage: "jacoco", PerTest: true, SingleTest: "Surefire -Dtest=Class#method,Class$Nested#method",
 			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "java", Samples: []string{"coinage"}},
-		"Rust": {Language: "Rust", Scopes: true, TestFiles: []string{"*_test.rs", "tests.rs", "tests/"}, Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml"},
-			Formats: []string{"cargo", "junit"}, Mutation: []string{}, Samples: []string{}},
+		"Rust": {Language: "Rust", Scopes: true, TestFiles: []string{"*_test.rs", "tests.rs", "tests/"},
+			Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
+				"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]"},
+			Formats: []string{"cargo", "junit"}, Coverage: "llvm-cov", PerTest: true, SingleTest: "lolbench-cargo-test TARGET::path::name (cargo test --test TARGET -- --exact path::name)",
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "rust", Samples: []string{"verso"}},
 	}
 	for name, w := range want {
 		if got := rows[name]; !slicesEqualRow(got, w) {

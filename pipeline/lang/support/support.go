@@ -31,6 +31,7 @@ var Samples = map[string][]string{
 	"Go":     {"tinykv", "envfile"},
 	"Python": {"unitconv"},
 	"Java":   {"coinage"},
+	"Rust":   {"verso"},
 }
 
 // Row is one language's support.

@@ -54,6 +54,12 @@ var javaScript []byte
 //go:embed java
 var javaTools embed.FS
 
+//go:embed rust-image.sh
+var rustScript []byte
+
+//go:embed rust
+var rustTools embed.FS
+
 // Image is one offline base image.
 type Image struct {
 	// Key is what `lolbench env base --lang` takes for it: "common", "java".
@@ -89,8 +95,17 @@ var Java = &Image{
 	Toolchain: "OpenJDK 17, Maven 3.8.7 (offline, Debian's repository), JUnit 5.9, Surefire 2.22, JaCoCo 0.8.6",
 }
 
+// Rust is the image of Rust: Debian's rustc 1.63 and cargo offline
+// against the crates Debian packages, LLVM 14's coverage tools with
+// clang's profile runtime, and lolbench-cargo-test.
+var Rust = &Image{
+	Key: "rust", Languages: []string{"Rust"}, Parent: Common, EnvVar: "LOLBENCH_BASE_IMAGE_RUST",
+	prefix: "rust-bookworm-", script: rustScript, tools: mustSub(rustTools, "rust"),
+	Toolchain: "rustc 1.63, cargo 0.66 (offline, Debian's crates in /usr/share/cargo/registry), llvm-cov 14 with clang's profile runtime",
+}
+
 // Images lists the images, parents first.
-var Images = []*Image{Common, Java}
+var Images = []*Image{Common, Java, Rust}
 
 func mustSub(f fs.FS, dir string) fs.FS {
 	s, err := fs.Sub(f, dir)

@@ -76,7 +76,7 @@ func TestTags(t *testing.T) {
 			t.Errorf("ByKey(%q)", im.Key)
 		}
 	}
-	if ForLanguage("Rust") != nil || ForLanguage("go") != Common {
+	if ForLanguage("C#") != nil || ForLanguage("go") != Common || ForLanguage("rust") != Rust {
 		t.Error("ForLanguage")
 	}
 	if Java.BuildCommand() != "lolbench env base --lang java" || Common.BuildCommand() != "lolbench env base" {

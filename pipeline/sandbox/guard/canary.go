@@ -48,6 +48,9 @@ var canaries = map[string]canaryKind{
 	// Selected by file, a Java test class is run by its name
 	// (lolbench-maven-test turns the canary's file into -Dtest).
 	"Java": {testFile: javaTestFile, plant: javaCanaries, fileSelected: true},
+	// Selected by file, an integration test file is run as its target
+	// (lolbench-cargo-test turns it into --test).
+	"Rust": {testFile: rustTestFile, plant: rustCanaries, fileSelected: true},
 }
 
 // HasCanary reports whether a language has a canary.
