@@ -28,6 +28,9 @@ case "${LANGS:-}" in
 all)
 	samples="$samples coinage:ep.md:cgep-0003.md"
 	only="$only,coinage-cgep-0003"
+	# C++ (data/demo/projects-cfamily.yaml).
+	samples="$samples semkit:ep.md:skep-0002.md"
+	only="$only,semkit-skep-0002"
 	;;
 *)
 	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2
@@ -49,6 +52,7 @@ cp "$root/data/demo/projects.yaml" "$work/projects.yaml"
 if [ "${LANGS:-}" = all ]; then
 	# The Java registry's projects go on projects.yaml's list.
 	sed '1,/^projects:/d' "$root/data/demo/projects-java.yaml" >>"$work/projects.yaml"
+	sed '1,/^projects:/d' "$root/data/demo/projects-cfamily.yaml" >>"$work/projects.yaml"
 fi
 if [ "${1:-}" = "--setup-only" ]; then
 	exit 0

@@ -54,10 +54,18 @@ var javaScript []byte
 //go:embed java
 var javaTools embed.FS
 
+//go:embed c-image.sh
+var cScript []byte
+
+//go:embed cfamily
+var cTools embed.FS
+
 // Image is one offline base image.
 type Image struct {
 	// Key is what `lolbench env base --lang` takes for it: "common", "java".
 	Key string
+	// Aliases are other names --lang takes for it ("cpp").
+	Aliases []string
 	// Languages are the pipeline/lang names it serves.
 	Languages []string
 	// Toolchain says what it holds, for `lolbench lang list`.
@@ -89,8 +97,17 @@ var Java = &Image{
 	Toolchain: "OpenJDK 17, Maven 3.8.7 (offline, Debian's repository), JUnit 5.9, Surefire 2.22, JaCoCo 0.8.6",
 }
 
+// CFamily is the image of C and C++: gcc and g++ 12, CMake and CTest 3.25,
+// cmocka, GoogleTest 1.12 (and its sources, a FetchContent stand-in), gcovr
+// and lolbench-ctest.
+var CFamily = &Image{
+	Key: "cfamily", Aliases: []string{"cpp", "cxx"}, Languages: []string{"C", "C++", "C/C++ Header"}, Parent: Common,
+	EnvVar: "LOLBENCH_BASE_IMAGE_CFAMILY", prefix: "cfamily-bookworm-", script: cScript, tools: mustSub(cTools, "cfamily"),
+	Toolchain: "gcc/g++ 12, CMake and CTest 3.25, cmocka 1.1, GoogleTest 1.12 (and its sources), gcov, gcovr 5.2",
+}
+
 // Images lists the images, parents first.
-var Images = []*Image{Common, Java}
+var Images = []*Image{Common, Java, CFamily}
 
 func mustSub(f fs.FS, dir string) fs.FS {
 	s, err := fs.Sub(f, dir)
@@ -105,6 +122,11 @@ func ByKey(key string) *Image {
 	for _, im := range Images {
 		if strings.EqualFold(im.Key, key) {
 			return im
+		}
+		for _, a := range im.Aliases {
+			if strings.EqualFold(a, key) {
+				return im
+			}
 		}
 	}
 	return nil
