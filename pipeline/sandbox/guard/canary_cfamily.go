@@ -31,7 +31,11 @@ func cxxTestFile(n string) bool {
 // canary is a test program of its own, declared at the end of the test
 // folder's CMakeLists.txt (reset to the canonical one first) and linked
 // with what the folder's first test program links: the library under test
-// and the test framework. Static initializers of the library (a GoogleTest
+// and the test framework. The canary calls nothing of the library, so the
+// project's static libraries are linked whole (a linker keeps only the
+// archive members a program refers to, and a static initializer in a
+// member the real tests use would otherwise miss the canary) and its
+// shared ones even when unused. Static initializers of the library (a GoogleTest
 // listener, an atexit hook that turns a failing exit into 0) and the
 // project's CMake settings (an emulator that runs every test through true)
 // reach it as they reach the real tests. CTest names a GoogleTest canary
@@ -49,7 +53,21 @@ foreach(@V@t IN LISTS @V@targets)
   get_target_property(@V@libs ${@V@t} LINK_LIBRARIES)
   if(@V@type STREQUAL "EXECUTABLE" AND "${@V@libs}" MATCHES "@FRAMEWORKS@")
     add_executable(@TARGET@ @SOURCE@)
-    target_link_libraries(@TARGET@ PRIVATE ${@V@libs})
+    set(@V@link)
+    foreach(@V@l IN LISTS @V@libs)
+      set(@V@lt "")
+      if(TARGET "${@V@l}")
+        get_target_property(@V@lt "${@V@l}" TYPE)
+        get_target_property(@V@imported "${@V@l}" IMPORTED)
+      endif()
+      if(@V@lt STREQUAL "STATIC_LIBRARY" AND NOT @V@imported)
+        list(APPEND @V@link "$<LINK_LIBRARY:WHOLE_ARCHIVE,${@V@l}>")
+      else()
+        list(APPEND @V@link "${@V@l}")
+      endif()
+    endforeach()
+    target_link_libraries(@TARGET@ PRIVATE ${@V@link})
+    target_link_options(@TARGET@ PRIVATE "LINKER:--no-as-needed")
     get_target_property(@V@inc ${@V@t} INCLUDE_DIRECTORIES)
     if(@V@inc)
       target_include_directories(@TARGET@ PRIVATE ${@V@inc})

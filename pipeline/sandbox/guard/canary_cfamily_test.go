@@ -46,7 +46,8 @@ func TestCMakeCanaries(t *testing.T) {
 		}
 		decl := strings.NewReplacer("TARGET", target[1], "CANARY", regexp.QuoteMeta(k.Name)).Replace(c.declRE)
 		for _, want := range []string{`get_property\(_[a-z]+_targets DIRECTORY PROPERTY BUILDSYSTEM_TARGETS\)`,
-			`MATCHES "` + regexp.QuoteMeta(c.framework) + `"`, decl, `target_link_libraries\(` + target[1] + ` PRIVATE \$\{_[a-z]+_libs\}\)`} {
+			`MATCHES "` + regexp.QuoteMeta(c.framework) + `"`, decl, `target_link_libraries\(` + target[1] + ` PRIVATE \$\{_[a-z]+_link\}\)`, `\$<LINK_LIBRARY:WHOLE_ARCHIVE,`,
+			`target_link_options\(` + target[1] + ` PRIVATE "LINKER:--no-as-needed"\)`} {
 			if !regexp.MustCompile(want).MatchString(got) {
 				t.Errorf("cxx %v: %s not in\n%s", c.cxx, want, got)
 			}
