@@ -76,6 +76,8 @@ func zeroFor(s *Source, fn *sitter.Node) (string, bool) {
 			return "0", true
 		}
 		return "null", true
+	case "C", "C++":
+		return cZero(s, fn)
 	case "Go":
 		res := fn.ChildByFieldName("result")
 		if res == nil {
