@@ -71,8 +71,10 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoveragePython
 		case "Java":
 			name = recipe.CoverageJaCoCo
+		case "C", "C++":
+			name = recipe.CoverageGcov
 		default:
-			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python or jacoco)", orUnknown(language))
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco or gcov)", orUnknown(language))
 		}
 	}
 	for _, a := range Adapters {

@@ -177,6 +177,8 @@ const (
 	CoverageGo     = "go"
 	CoveragePython = "python"
 	CoverageJaCoCo = "jacoco"
+	// CoverageGcov is gcc's gcov through gcovr, one CTest test at a time.
+	CoverageGcov = "gcov"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -184,7 +186,7 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python or jacoco; empty: by the candidate's language.
+	// Adapter is go, python, jacoco or gcov; empty: by the candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
 	// Placeholder ({tests}) is replaced by one shell word holding the
