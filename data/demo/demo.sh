@@ -31,6 +31,9 @@ all)
 	only="$only,coinage-cgep-0003"
 	samples="$samples verso:ep.md:vrfc-0002.md"
 	only="$only,verso-vrfc-0002"
+	# C++ (data/demo/projects-cfamily.yaml).
+	samples="$samples semkit:ep.md:skep-0002.md"
+	only="$only,semkit-skep-0002"
 	;;
 *)
 	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2
@@ -53,6 +56,7 @@ if [ "${LANGS:-}" = all ]; then
 	# The Java registry's projects go on projects.yaml's list.
 	sed '1,/^projects:/d' "$root/data/demo/projects-java.yaml" >>"$work/projects.yaml"
 	sed '1,/^projects:/d' "$root/data/demo/projects-rust.yaml" >>"$work/projects.yaml"
+	sed '1,/^projects:/d' "$root/data/demo/projects-cfamily.yaml" >>"$work/projects.yaml"
 fi
 if [ "${1:-}" = "--setup-only" ]; then
 	exit 0

@@ -293,11 +293,16 @@ func TestJaCoCo(t *testing.T) {
 	if _, err := AdapterFor(recipe.Recipe{Coverage: recipe.Coverage{Command: "mvn {tests}"}}, "Java"); err == nil || !strings.Contains(err.Error(), "set coverage.report") {
 		t.Errorf("jacoco with a command and no report: %v", err)
 	}
-	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || !strings.HasPrefix(err.Error(), "no coverage adapter for C#: set coverage.adapter in the recipe") {
+	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || err.Error() != "no coverage adapter for C#: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov or gcov)" {
 		t.Errorf("C#: %v", err)
 	}
 	if a, err := AdapterFor(recipe.Recipe{}, "Rust"); err != nil || a.Name() != "llvm-cov" {
 		t.Errorf("Rust: %v %v", a, err)
+	}
+	for _, l := range []string{"C", "C++"} {
+		if a, err := AdapterFor(recipe.Recipe{}, l); err != nil || a.Name() != "gcov" {
+			t.Errorf("%s: %v %v", l, a, err)
+		}
 	}
 }
 

@@ -73,8 +73,10 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoverageJaCoCo
 		case "Rust":
 			name = recipe.CoverageLLVM
+		case "C", "C++":
+			name = recipe.CoverageGcov
 		default:
-			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco or llvm-cov)", orUnknown(language))
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov or gcov)", orUnknown(language))
 		}
 	}
 	for _, a := range Adapters {

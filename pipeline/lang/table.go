@@ -107,6 +107,8 @@ var Table = []*Language{
 		TestDirs:       []string{"test", "tests", "testsuite"},
 		GeneratedNames: []string{"*.pb-c.c", "*.tab.c", "*.yy.c"},
 		BuildNames:     []string{"Makefile", "makefile", "GNUmakefile", "*.mk", "Makefile.*", "configure", "configure.ac", "configure.in", "*.m4", "CMakeLists.txt", "*.cmake", "meson.build", "meson_options.txt", "*.vcxproj", "*.vcxproj.filters"},
+		// CMake and CTest (cmakeTestConfig), shared with C++.
+		TestConfig: cmakeTestConfig,
 	},
 	{
 		// cloc counts .h files as "C/C++ Header"; scopes parse them as C++.
@@ -122,6 +124,7 @@ var Table = []*Language{
 		TestDirs:       []string{"test", "tests", "unittests"},
 		GeneratedNames: []string{"*.pb.cc", "*.grpc.pb.cc", "moc_*.cpp"},
 		BuildNames:     []string{"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "*.bzl", "BUILD.gn", "*.gni", "conanfile.txt", "conanfile.py", "vcpkg.json"},
+		TestConfig:     cmakeTestConfig,
 	},
 	{
 		Name:           "TypeScript",
@@ -167,6 +170,22 @@ var Table = []*Language{
 	{Name: "Erlang", Extensions: []string{".erl", ".hrl"}, TestNames: []string{"*_SUITE.erl", "*_tests.erl"}, BuildNames: []string{"rebar.config"}},
 	{Name: "Dart", Extensions: []string{".dart"}, TestNames: []string{"*_test.dart"}, TestDirs: []string{"test"}, BuildNames: []string{"pubspec.yaml"}},
 }
+
+// cmakeTestConfig are the files that change how a CMake project's tests
+// (C and C++) are declared and run. The CMakeLists.txt of a test folder
+// declares the tests (add_test, gtest_discover_tests): a test program
+// swapped for true passes. CTest reads CTestCustom.* (tests to ignore,
+// commands before and after), and a CTestTestfile.cmake names every test
+// and its command. A project's own GoogleTest.cmake,
+// GoogleTestAddTests.cmake, FindGTest.cmake or FindCMocka.cmake on
+// CMAKE_MODULE_PATH shadows CMake's and Debian's: a forged
+// gtest_discover_tests, or a GTest target whose main forges passes. A test
+// main outside the test folders (gtest_main.cc, test_main.cpp) installs
+// GoogleTest's listeners and decides the exit status.
+var cmakeTestConfig = []string{"test/CMakeLists.txt", "tests/CMakeLists.txt", "testsuite/CMakeLists.txt", "test/*/CMakeLists.txt", "tests/*/CMakeLists.txt",
+	"CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.cmake.in", "CTestCustom.ctest", "CTestCustom.ctest.in", "CTestConfig.cmake",
+	"GoogleTest.cmake", "GoogleTestAddTests.cmake", "FindGTest.cmake", "GTestConfig.cmake", "FindCMocka.cmake", "cmocka-config.cmake",
+	"gtest_main.cc", "gtest_main.cpp", "test_main.cc", "test_main.cpp", "test_main.c"}
 
 // Conventions shared by every language.
 var (

@@ -30,8 +30,12 @@ func findNegateCondition(s *Source) []Site {
 		if t := cond.Type(); t == "let_condition" || t == "let_chain" {
 			continue
 		}
-		// Java's condition is parenthesized: negate what is inside.
-		if cond.Type() == "parenthesized_expression" && s.Language == "Java" && cond.NamedChildCount() == 1 {
+		// Java's and C's conditions are parenthesized, C++'s a condition
+		// clause: negate what is inside (not a C++ "if (T x = f())").
+		if (cond.Type() == "parenthesized_expression" || cond.Type() == "condition_clause") && parenthesized[s.Language] {
+			if cond.NamedChildCount() != 1 || cond.NamedChild(0).Type() == "declaration" || cond.NamedChild(0).Type() == "init_statement" {
+				continue
+			}
 			cond = cond.NamedChild(0)
 		}
 		text := negate(s, cond)
@@ -45,6 +49,10 @@ func findNegateCondition(s *Source) []Site {
 	}
 	return out
 }
+
+// parenthesized are the languages whose conditions carry their
+// parentheses in the condition node.
+var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true}
 
 // conditionOf returns a statement's condition node. Go's "for cond {}"
 // holds its condition as a plain child.

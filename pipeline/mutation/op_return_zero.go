@@ -97,6 +97,8 @@ func zeroFor(s *Source, fn *sitter.Node) (string, bool) {
 			return "0 as " + name, true
 		}
 		return "Default::default()", true
+	case "C", "C++":
+		return cZero(s, fn)
 	case "Go":
 		res := fn.ChildByFieldName("result")
 		if res == nil {

@@ -67,6 +67,9 @@ func ifBodies(s *Source, n *sitter.Node) (*sitter.Node, *sitter.Node) {
 		return then, c.NamedChild(0)
 	default:
 		els := n.ChildByFieldName("alternative")
+		if els != nil && els.Type() == "else_clause" && els.NamedChildCount() == 1 {
+			els = els.NamedChild(0) // C and C++: "else" and its statement
+		}
 		if els == nil || els.Type() == "if_statement" {
 			return nil, nil
 		}

@@ -178,6 +178,8 @@ const (
 	CoveragePython = "python"
 	CoverageJaCoCo = "jacoco"
 	CoverageLLVM   = "llvm-cov"
+	// CoverageGcov is gcc's gcov through gcovr, one CTest test at a time.
+	CoverageGcov = "gcov"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -185,8 +187,8 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python, jacoco or llvm-cov (Rust); empty: by the
-	// candidate's language.
+	// Adapter is go, python, jacoco, llvm-cov (Rust) or gcov (C, C++);
+	// empty: by the candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
 	// Placeholder ({tests}) is replaced by one shell word holding the
@@ -383,9 +385,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")

@@ -21,6 +21,10 @@
 //   - go-json: "example.com/m/store.TestX/sub": the package, the function
 //     and its subtests; the file is the _test.go file of the package's
 //     folder that declares the function.
+//   - junit from CTest: the test's name alone, "Suite.Name" as
+//     gtest_discover_tests names a GoogleTest test ("Inst/Suite.Name/0"
+//     when parameterized); the file is the C or C++ test file that
+//     declares both the suite and the test.
 //   - cargo: "binary::module::tests::name": an integration test binary is
 //     tests/<binary>.rs; otherwise the file under src/ that declares the
 //     function, preferring the one the module path names.
@@ -72,7 +76,7 @@ func Locate(format, id string, files []string, declares Declares) (Ref, bool) {
 	cls, name, ok := strings.Cut(id, "::")
 	if !ok {
 		if cls, name, ok = strings.Cut(id, "#"); !ok {
-			return Ref{}, false
+			return ctestTest(id, files, declares)
 		}
 	}
 	if r, ok := pytestNode(id, set); ok {
@@ -276,4 +280,60 @@ func cargoTest(id string, files []string, declares Declares) (Ref, bool) {
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return score(cands[a]) > score(cands[b]) })
 	return Ref{File: cands[0], Class: strings.Join(mods, "::"), Func: fn}, true
+}
+
+var cExts = []string{".c", ".cc", ".cpp", ".cxx", ".c++"}
+
+// ctestTest reads a CTest name: GoogleTest's "Suite.Name", with an
+// instantiation prefix and a parameter index when parameterized, or a
+// name of a project's own, "group.test", whose last part is the test
+// function (cmocka).
+func ctestTest(id string, files []string, declares Declares) (Ref, bool) {
+	if declares == nil || strings.ContainsAny(id, " \t") {
+		return Ref{}, false
+	}
+	s := id
+	if i := strings.Index(s, "/"); i >= 0 && strings.Contains(s[i+1:], ".") {
+		s = s[i+1:] // "Inst/Suite.Name/0"
+	}
+	s, _, _ = strings.Cut(s, "/")
+	i := strings.LastIndex(s, ".")
+	if i <= 0 || i == len(s)-1 {
+		return Ref{}, false
+	}
+	suite, name := s[:i], s[i+1:]
+	var found []string
+	for _, f := range files {
+		if !hasExt(f, cExts) || !declares(f, name) {
+			continue
+		}
+		found = append(found, f)
+	}
+	if len(found) > 1 {
+		// Several files declare the test function: the one that names the
+		// suite too.
+		var both []string
+		for _, f := range found {
+			if declares(f, suite) {
+				both = append(both, f)
+			}
+		}
+		if len(both) > 0 {
+			found = both
+		}
+	}
+	if len(found) == 0 {
+		return Ref{}, false
+	}
+	sort.Strings(found)
+	return Ref{File: found[0], Class: suite, Func: name}, true
+}
+
+func hasExt(f string, exts []string) bool {
+	for _, e := range exts {
+		if strings.HasSuffix(f, e) {
+			return true
+		}
+	}
+	return false
 }

@@ -458,7 +458,9 @@ type SplitPR struct {
 // (a renamed file's two paths go to the side of its new path). Vendored
 // code goes with the tests: the verifier resets it as test infrastructure
 // (a vendored test library could be made to pass anything), so the PR's
-// vendored changes are part of what it puts in place.
+// vendored changes are part of what it puts in place. So do the files it
+// resets whole as test configuration (lang.TestInfra): the CMakeLists.txt
+// of a test folder declares the PR's new test programs.
 func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*SplitPR, error) {
 	ch, err := repo.Diff(ctx, base, head)
 	if err != nil {
@@ -471,7 +473,7 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 		if f.Status == diff.Renamed {
 			paths = []string{f.OldPath, f.NewPath}
 		}
-		if f.Category != lang.Test && f.Category != lang.TestData && f.Category != lang.Vendor {
+		if f.Category != lang.Test && f.Category != lang.TestData && f.Category != lang.Vendor && !lang.TestInfra(f.Path(), nil).Whole {
 			solPaths = append(solPaths, paths...)
 			continue
 		}

@@ -60,10 +60,18 @@ var rustScript []byte
 //go:embed rust
 var rustTools embed.FS
 
+//go:embed c-image.sh
+var cScript []byte
+
+//go:embed cfamily
+var cTools embed.FS
+
 // Image is one offline base image.
 type Image struct {
 	// Key is what `lolbench env base --lang` takes for it: "common", "java".
 	Key string
+	// Aliases are other names --lang takes for it ("cpp").
+	Aliases []string
 	// Languages are the pipeline/lang names it serves.
 	Languages []string
 	// Toolchain says what it holds, for `lolbench lang list`.
@@ -104,8 +112,17 @@ var Rust = &Image{
 	Toolchain: "rustc 1.63, cargo 0.66 (offline, Debian's crates in /usr/share/cargo/registry), llvm-cov 14 with clang's profile runtime",
 }
 
+// CFamily is the image of C and C++: gcc and g++ 12, CMake and CTest 3.25,
+// cmocka, GoogleTest 1.12 (and its sources, a FetchContent stand-in), gcovr
+// and lolbench-ctest.
+var CFamily = &Image{
+	Key: "cfamily", Aliases: []string{"cpp", "cxx"}, Languages: []string{"C", "C++", "C/C++ Header"}, Parent: Common,
+	EnvVar: "LOLBENCH_BASE_IMAGE_CFAMILY", prefix: "cfamily-bookworm-", script: cScript, tools: mustSub(cTools, "cfamily"),
+	Toolchain: "gcc/g++ 12, CMake and CTest 3.25, cmocka 1.1, GoogleTest 1.12 (and its sources), gcov, gcovr 5.2",
+}
+
 // Images lists the images, parents first.
-var Images = []*Image{Common, Java, Rust}
+var Images = []*Image{Common, Java, Rust, CFamily}
 
 func mustSub(f fs.FS, dir string) fs.FS {
 	s, err := fs.Sub(f, dir)
@@ -120,6 +137,11 @@ func ByKey(key string) *Image {
 	for _, im := range Images {
 		if strings.EqualFold(im.Key, key) {
 			return im
+		}
+		for _, a := range im.Aliases {
+			if strings.EqualFold(a, key) {
+				return im
+			}
 		}
 	}
 	return nil

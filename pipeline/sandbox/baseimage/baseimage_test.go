@@ -83,3 +83,25 @@ func TestTags(t *testing.T) {
 		t.Error("BuildCommand")
 	}
 }
+
+// TestCFamily: one image serves C, C++ and their headers, picked by a
+// language name or by its key and aliases (lolbench env base --lang c|cpp).
+func TestCFamily(t *testing.T) {
+	for _, k := range []string{"cfamily", "cpp", "CXX"} {
+		if ByKey(k) != CFamily {
+			t.Errorf("ByKey(%q) = %v, want the C family image", k, ByKey(k))
+		}
+	}
+	for _, l := range []string{"c", "C++", "C/C++ Header"} {
+		if ForLanguage(l) != CFamily {
+			t.Errorf("ForLanguage(%q) is not the C family image", l)
+		}
+	}
+	tag := Resolve(Name, "C++", nil)
+	if !strings.HasPrefix(tag, Name+":cfamily-bookworm-") || Offline(tag, nil) != CFamily || CFamily.Parent != Common {
+		t.Errorf("Resolve(C++) = %q", tag)
+	}
+	if ForLanguage("C#") != nil {
+		t.Error("C# has no offline image: Debian has no .NET SDK")
+	}
+}

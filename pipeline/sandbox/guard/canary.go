@@ -40,6 +40,9 @@ type canaryKind struct {
 type plantedCanary struct {
 	grade.Canary
 	source []byte
+	// also are other files the canary needs, by repository path (a
+	// CMakeLists.txt that declares it), written over what is there.
+	also map[string][]byte
 }
 
 var canaries = map[string]canaryKind{
@@ -51,6 +54,10 @@ var canaries = map[string]canaryKind{
 	// Selected by file, an integration test file is run as its target
 	// (lolbench-cargo-test turns it into --test).
 	"Rust": {testFile: rustTestFile, plant: rustCanaries, fileSelected: true},
+	// A CMake project's canary is a test program of its own
+	// (canary_cfamily.go).
+	"C":   {testFile: cTestFile, plant: cCanaries},
+	"C++": {testFile: cxxTestFile, plant: cxxCanaries},
 }
 
 // HasCanary reports whether a language has a canary.

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"os/user"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -713,6 +715,11 @@ func (g *runner) plantCanaries(rec *grade.RunRecord) (planted []grade.Canary, ex
 		for _, c := range cs {
 			if err := put(g.testbed, c.File, &entry{data: c.source, mode: 0o644, uid: owner, gid: owner}); err != nil {
 				return planted, extra, fmt.Errorf("%s: %w", c.File, err)
+			}
+			for _, p := range slices.Sorted(maps.Keys(c.also)) {
+				if err := put(g.testbed, p, &entry{data: c.also[p], mode: 0o644, uid: owner, gid: owner}); err != nil {
+					return planted, extra, fmt.Errorf("%s: %w", p, err)
+				}
 			}
 			planted = append(planted, c.Canary)
 			rec.Canaries = append(rec.Canaries, c.Canary)

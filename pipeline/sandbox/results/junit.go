@@ -96,6 +96,8 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 				name := attr(t, "name")
 				class := attr(t, "classname")
 				switch {
+				case class == name:
+					// CTest writes the test's name as both.
 				case class != "" && name != "":
 					name = class + "::" + name
 				case name == "":
