@@ -90,6 +90,7 @@ func (llvmCovAdapter) Read(dir string, p *Plan) (*Raw, error) {
 		if err != nil || n <= 0 {
 			return nil, fmt.Errorf("%s/index.tsv: bad number %q", rustCovDir, f[0])
 		}
+		ran[f[1]] = true
 		lf, err := os.Open(filepath.Join(dir, rustCovDir, strconv.Itoa(n)+".lcov"))
 		if err != nil {
 			raw.Notes = append(raw.Notes, fmt.Sprintf("%s left no coverage data", f[1]))
@@ -101,7 +102,6 @@ func (llvmCovAdapter) Read(dir string, p *Plan) (*Raw, error) {
 			return nil, fmt.Errorf("%s/%d.lcov: %w", rustCovDir, n, err)
 		}
 		raw.PerTest[f[1]] = raw.PerTest[f[1]].Union(l)
-		ran[f[1]] = true
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s/index.tsv: %w", rustCovDir, err)
@@ -140,12 +140,13 @@ func readLcov(r io.Reader, p *Plan) (Lines, error) {
 			if len(f) < 2 {
 				return nil, fmt.Errorf("bad line %.80q", line)
 			}
-			n, err1 := strconv.Atoi(f[0])
-			c, err2 := strconv.ParseInt(f[1], 10, 64)
-			if err1 != nil || err2 != nil || n <= 0 {
+			// A count is digits of any size (llvm-cov's are 64-bit
+			// unsigned): run when one of them is not 0.
+			n, err := strconv.Atoi(f[0])
+			if err != nil || n <= 0 || f[1] == "" || strings.Trim(f[1], "0123456789") != "" {
 				return nil, fmt.Errorf("bad line %.80q", line)
 			}
-			if c > 0 {
+			if strings.Trim(f[1], "0") != "" {
 				out[file] = append(out[file], n)
 			}
 		}
