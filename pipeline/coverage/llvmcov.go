@@ -55,9 +55,12 @@ func (llvmCovAdapter) Script(p *Plan) (string, error) {
 	}
 	cmd := strings.ReplaceAll(p.Recipe.Test.Command, recipe.Placeholder, strings.Join(args, " "))
 	var b strings.Builder
+	// Each test's libtest lines go to the log as it runs: the verifier's
+	// counter follows it for the progress line.
+	b.WriteString(": >\"$cov/run.log\"\nlolbench_count \"$cov/run.log\"\n")
 	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/run.log\" 2>&1 </dev/null\n", p.Recipe.Limits.TimeoutSec*2, testcmd.Quote(cmd))
 	fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/run.log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(cmd))
-	b.WriteString("echo $? >\"$cov/run.exit\"\n")
+	b.WriteString("echo $? >\"$cov/run.exit\"\nlolbench_count_end\n")
 	return b.String(), nil
 }
 
