@@ -30,7 +30,8 @@ test: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
-# LANGS=all adds the Java sample (and its image) to the quick samples.
+# LANGS=all adds the Java and Rust samples (and their images) to the quick
+# samples.
 demo: build
 	bash test/setup.sh demo
 	$(BIN) env base $(if $(filter all,$(LANGS)),--lang all) >/dev/null

@@ -55,9 +55,12 @@ func (llvmCovAdapter) Script(p *Plan) (string, error) {
 	}
 	cmd := strings.ReplaceAll(p.Recipe.Test.Command, recipe.Placeholder, strings.Join(args, " "))
 	var b strings.Builder
+	// Each test's libtest lines go to the log as it runs: the verifier's
+	// counter follows it for the progress line.
+	b.WriteString(": >\"$cov/run.log\"\nlolbench_count \"$cov/run.log\"\n")
 	fmt.Fprintf(&b, "if command -v timeout >/dev/null 2>&1; then\n\ttimeout -k 10 %d sh -c %s >\"$cov/run.log\" 2>&1 </dev/null\n", p.Recipe.Limits.TimeoutSec*2, testcmd.Quote(cmd))
 	fmt.Fprintf(&b, "else\n\tsh -c %s >\"$cov/run.log\" 2>&1 </dev/null\nfi\n", testcmd.Quote(cmd))
-	b.WriteString("echo $? >\"$cov/run.exit\"\n")
+	b.WriteString("echo $? >\"$cov/run.exit\"\nlolbench_count_end\n")
 	return b.String(), nil
 }
 
@@ -90,6 +93,7 @@ func (llvmCovAdapter) Read(dir string, p *Plan) (*Raw, error) {
 		if err != nil || n <= 0 {
 			return nil, fmt.Errorf("%s/index.tsv: bad number %q", rustCovDir, f[0])
 		}
+		ran[f[1]] = true
 		lf, err := os.Open(filepath.Join(dir, rustCovDir, strconv.Itoa(n)+".lcov"))
 		if err != nil {
 			raw.Notes = append(raw.Notes, fmt.Sprintf("%s left no coverage data", f[1]))
@@ -101,7 +105,6 @@ func (llvmCovAdapter) Read(dir string, p *Plan) (*Raw, error) {
 			return nil, fmt.Errorf("%s/%d.lcov: %w", rustCovDir, n, err)
 		}
 		raw.PerTest[f[1]] = raw.PerTest[f[1]].Union(l)
-		ran[f[1]] = true
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s/index.tsv: %w", rustCovDir, err)
@@ -140,12 +143,13 @@ func readLcov(r io.Reader, p *Plan) (Lines, error) {
 			if len(f) < 2 {
 				return nil, fmt.Errorf("bad line %.80q", line)
 			}
-			n, err1 := strconv.Atoi(f[0])
-			c, err2 := strconv.ParseInt(f[1], 10, 64)
-			if err1 != nil || err2 != nil || n <= 0 {
+			// A count is digits of any size (llvm-cov's are 64-bit
+			// unsigned): run when one of them is not 0.
+			n, err := strconv.Atoi(f[0])
+			if err != nil || n <= 0 || f[1] == "" || strings.Trim(f[1], "0123456789") != "" {
 				return nil, fmt.Errorf("bad line %.80q", line)
 			}
-			if c > 0 {
+			if strings.Trim(f[1], "0") != "" {
 				out[file] = append(out[file], n)
 			}
 		}

@@ -28,7 +28,7 @@ func TestTestInfra(t *testing.T) {
 		{"go.mod", nil, Infra{Sections: []string{"replace"}}},
 		{"go.work", nil, Infra{Whole: true}},
 		{"crates/x/.cargo/config.toml", nil, Infra{Whole: true}},
-		{"Cargo.toml", nil, Infra{Sections: []string{"lib", "test", "patch", "replace", "profile", "dev-dependencies"}}},
+		{"Cargo.toml", nil, Infra{Sections: []string{"lib", "test", "patch", "replace", "profile", "dev-dependencies", "target"}}},
 		{"build.rs", nil, Infra{Whole: true}},
 		{"rust-toolchain.toml", nil, Infra{Whole: true}},
 		{"src/main.rs", nil, Infra{}},

@@ -96,9 +96,11 @@ var Table = []*Language{
 		// lines, path = points a test at other code); [patch] and [replace]
 		// swap a dependency for a local copy; [profile] can turn off
 		// overflow checks and debug assertions the tests rely on;
-		// dev-dependencies are test code from outside the repository.
+		// dev-dependencies (also per target, [target.'cfg(..)'.dev-dependencies])
+		// are test code from outside the repository, which a path swaps
+		// for a copy whose assertions never fail.
 		TestConfig: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
-			"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]"},
+			"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]", "Cargo.toml[target]"},
 	},
 	{
 		Name:           "C",

@@ -145,3 +145,44 @@ func TestSampleStubRevertsGo(t *testing.T) {
 		}
 	}
 }
+
+// The stub reverts of the Rust sample (verso, VRFC-2): the functions a
+// section adds get unimplemented!() bodies with their signatures (impl
+// methods, trait impl methods and free functions alike); the existing
+// ones it changes go back to their base bodies. 4.4's stub (a trait
+// method, two impl methods and a helper) is what mutate runs when the
+// plain revert does not build.
+func TestSampleStubRevertsRust(t *testing.T) {
+	ctx := context.Background()
+	tk := loadSample(t, "verso")
+	o := mutation.NewOwners(tk.Mapping, tk.Scopes)
+	got := map[string][2][]string{}
+	var stub44 mutation.StubRevert
+	for _, sec := range o.Sections {
+		sr, ok, err := mutation.StubReverts(ctx, tk.Solution, o, sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			got[sec.ID] = [2][]string{sr.Stubbed, sr.Restored}
+		}
+		if sec.ID == "4.4" {
+			stub44 = sr
+		}
+	}
+	want := map[string][2][]string{
+		"4.1": {{"src/identifier.rs:19 parse", "src/identifier.rs:30 is_numeric", "src/identifier.rs:55 fmt", "src/identifier.rs:64 parse_list", "src/version.rs:63 is_prerelease"},
+			{"src/error.rs:22 fmt", "src/version.rs:24 new", "src/version.rs:30 parse", "src/version.rs:69 bump_major", "src/version.rs:76 bump_minor", "src/version.rs:83 bump_patch", "src/version.rs:169 fmt"}},
+		"4.2": {{"src/identifier.rs:38 cmp", "src/identifier.rs:49 partial_cmp", "src/version.rs:124 cmp", "src/version.rs:139 partial_cmp", "src/version.rs:145 eq", "src/version.rs:154 hash"}, nil},
+		"4.3": {{"src/req.rs:52 parse", "src/req.rs:74 split_op", "src/req.rs:108 parse", "src/req.rs:126 from_str", "src/req.rs:132 fmt", "src/req.rs:139 fmt"}, nil},
+		"4.4": {{"src/req.rs:63 upper", "src/req.rs:90 matches", "src/req.rs:118 matches", "src/version.rs:91 same_release"}, nil},
+		"4.5": {{"src/req.rs:147 max_satisfying"}, nil},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("stub reverts:\n got %q\nwant %q", got, want)
+	}
+	req := string(stub44.Edit["src/req.rs"])
+	if n := strings.Count(req, `unimplemented!("lolbench stub revert: section 4.4 is not implemented")`); n != 3 {
+		t.Errorf("req.rs has %d stubs, want 3:\n%s", n, req)
+	}
+}

@@ -20,7 +20,7 @@ func r(pairs ...string) []Result {
 
 // The real logs in testdata were captured from tiny throwaway projects:
 // go test -json (Go 1.26 on the host, Go 1.19 in the test base image),
-// cargo 1.95, pytest 7.2.1 (-rA, --junitxml). The Surefire and Gradle
+// cargo 1.95 (and 1.63 in the offline Rust image), pytest 7.2.1 (-rA, --junitxml). The Surefire and Gradle
 // reports are written by hand after those tools' formats.
 var fileCases = []struct {
 	format, file string
@@ -103,6 +103,18 @@ var fileCases = []struct {
 		"skipped", "tinycrate::tests::slow_one",
 	)},
 	{"cargo", "cargo-compile-error.txt", r("error", "tinycrate [build]")},
+	// lolbench-cargo-test at the verso sample's base commit with the PR's
+	// tests (cargo 1.63 in the offline Rust image): one cargo run per
+	// target; the three targets that call what the PR adds do not compile.
+	{"cargo", "cargo-lolbench-cargo-test.txt", r(
+		"passed", "parse::orders_numerically",
+		"passed", "parse::parses_and_prints",
+		"passed", "parse::refuses_bad_versions",
+		"error", "verso [build]",
+		"passed", "verso::version::tests::bumps_reset_lower_parts",
+		"passed", "verso::version::tests::numbers_refuse_leading_zeros",
+		"passed", "verso::version::tests::splits_at_dots",
+	)},
 	{"cargo", "cargo-abort-serial.txt", r("error", "integration::aborts")},
 	{"cargo", "cargo-abort-parallel.txt", r("error", "integration [binary]")},
 	{"pytest-ra", "pytest-ra-mixed.txt", r(
