@@ -78,7 +78,9 @@ bookworm made with debootstrap, with git, Go, Python 3, pytest, coverage.py
 and pip. --lang java builds the Java image, one layer on top of the common
 one (built first when missing): OpenJDK 17, Maven offline against Debian's
 repository, JUnit 5, Surefire, JaCoCo and lolbench's per-test coverage
-listener. --lang all builds every image; lolbench lang list shows which
+listener. --lang node (or typescript, javascript) builds the node image:
+Node.js 18, TypeScript and ts-node, and lolbench-node-test with its JUnit
+reporter. --lang all builds every image; lolbench lang list shows which
 language has one.
 
 Recipes name them as "` + baseimage.Name + `" and pick one by their language: field (the
@@ -123,7 +125,7 @@ standard error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, go, python, or all); default the common image")
+	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, go, python, typescript, javascript, or all); default the common image")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "rebuild the images asked for even when they exist")
 	cmd.Flags().BoolVar(&opts.Print, "print", false, "print the tags without building anything")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"image": TAG of the last image, "images": {KEY: TAG}}`)

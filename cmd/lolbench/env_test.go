@@ -49,8 +49,17 @@ func TestEnvBaseLang(t *testing.T) {
 	if want := baseimage.ContentTag() + "\n" + baseimage.Java.ContentTag(nil) + "\n"; code != 0 || out != want {
 		t.Fatalf("two languages: code %d, out %q, want %q", code, out, want)
 	}
-	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != out {
-		t.Fatalf("--lang all: %q, want %q", out2, out)
+	all := ""
+	for _, im := range baseimage.Images {
+		all += im.ContentTag(nil) + "\n"
+	}
+	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != all {
+		t.Fatalf("--lang all: %q, want %q", out2, all)
+	}
+	// JavaScript and TypeScript share the node image (issue 23).
+	if out, _, code := runCLI(t, "env", "base", "--print", "--lang", "typescript,JavaScript", "--lang", "node"); code != 0 || out != baseimage.Node.ContentTag(nil)+"\n" ||
+		!strings.HasPrefix(out, "lolbench/offline-base:node-bookworm-") {
+		t.Fatalf("--lang typescript,JavaScript,node: code %d, out %q", code, out)
 	}
 	if _, errOut, code := runCLI(t, "env", "base", "--print", "--lang", "cobol"); code != exitBadInput || !strings.Contains(errOut, `--lang "cobol": no offline base image serves it`) {
 		t.Fatalf("unknown language: code %d, %q", code, errOut)

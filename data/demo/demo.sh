@@ -8,7 +8,8 @@
 # test drives the run itself. $BIN overrides the lolbench binary.
 # LANGS=all (make demo LANGS=all) adds the samples of the other languages,
 # whose images are larger and whose builds are slower: the Java sample,
-# coinage (data/demo/projects-java.yaml).
+# coinage (data/demo/projects-java.yaml), and the TypeScript sample,
+# semkit (data/demo/projects-node.yaml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BIN:-$root/bin/lolbench}
@@ -28,6 +29,9 @@ case "${LANGS:-}" in
 all)
 	samples="$samples coinage:ep.md:cgep-0003.md"
 	only="$only,coinage-cgep-0003"
+	# semkit: TypeScript and JavaScript (data/demo/projects-node.yaml).
+	samples="$samples semkit:ep.md:skep-0002.md"
+	only="$only,semkit-skep-0002"
 	;;
 *)
 	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2
@@ -49,6 +53,7 @@ cp "$root/data/demo/projects.yaml" "$work/projects.yaml"
 if [ "${LANGS:-}" = all ]; then
 	# The Java registry's projects go on projects.yaml's list.
 	sed '1,/^projects:/d' "$root/data/demo/projects-java.yaml" >>"$work/projects.yaml"
+	sed '1,/^projects:/d' "$root/data/demo/projects-node.yaml" >>"$work/projects.yaml"
 fi
 if [ "${1:-}" = "--setup-only" ]; then
 	exit 0

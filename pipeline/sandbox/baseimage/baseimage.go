@@ -54,6 +54,12 @@ var javaScript []byte
 //go:embed java
 var javaTools embed.FS
 
+//go:embed node-image.sh
+var nodeScript []byte
+
+//go:embed node
+var nodeTools embed.FS
+
 // Image is one offline base image.
 type Image struct {
 	// Key is what `lolbench env base --lang` takes for it: "common", "java".
@@ -89,8 +95,17 @@ var Java = &Image{
 	Toolchain: "OpenJDK 17, Maven 3.8.7 (offline, Debian's repository), JUnit 5.9, Surefire 2.22, JaCoCo 0.8.6",
 }
 
+// Node is the image of JavaScript and TypeScript: Node.js 18 and its
+// node:test runner, TypeScript 4.8 and ts-node, and lolbench's node tools
+// (lolbench-node-test, its one-process runner and its JUnit reporter).
+var Node = &Image{
+	Key: "node", Languages: []string{"JavaScript", "TypeScript"}, Parent: Common, EnvVar: "LOLBENCH_BASE_IMAGE_NODE",
+	prefix: "node-bookworm-", script: nodeScript, tools: mustSub(nodeTools, "node"),
+	Toolchain: "Node.js 18 (node:test), TypeScript 4.8, ts-node 10.9, lolbench-node-test with a JUnit reporter (file, \"describe › it\")",
+}
+
 // Images lists the images, parents first.
-var Images = []*Image{Common, Java}
+var Images = []*Image{Common, Java, Node}
 
 func mustSub(f fs.FS, dir string) fs.FS {
 	s, err := fs.Sub(f, dir)
