@@ -25,6 +25,8 @@ func findDeleteCall(s *Source) []Site {
 		var st Site
 		if s.Language == "Python" {
 			st = site(n, "pass")
+		} else if nodeBodyStatement(s, n) {
+			st = site(n, ";")
 		} else {
 			st = deleteStatement(s, n)
 		}

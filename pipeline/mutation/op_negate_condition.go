@@ -26,8 +26,9 @@ func findNegateCondition(s *Source) []Site {
 		if cond == nil || cond.HasError() {
 			continue
 		}
-		// Java's condition is parenthesized: negate what is inside.
-		if cond.Type() == "parenthesized_expression" && s.Language == "Java" && cond.NamedChildCount() == 1 {
+		// Java's and JavaScript's conditions are parenthesized: negate
+		// what is inside (harmless where the parentheses are optional).
+		if cond.Type() == "parenthesized_expression" && cond.NamedChildCount() == 1 {
 			cond = cond.NamedChild(0)
 		}
 		text := negate(s, cond)
@@ -69,7 +70,10 @@ func negate(s *Source, e *sitter.Node) string {
 	switch e.Type() {
 	case "unary_expression":
 		if op := e.ChildByFieldName("operator"); op != nil && s.Text(op) == "!" {
-			return s.Text(e.ChildByFieldName("operand"))
+			if a := e.ChildByFieldName("operand"); a != nil {
+				return s.Text(a)
+			}
+			return s.Text(e.ChildByFieldName("argument")) // JavaScript's field
 		}
 	case "not_operator":
 		if a := e.ChildByFieldName("argument"); a != nil {

@@ -58,6 +58,11 @@ func ifBodies(s *Source, n *sitter.Node) (*sitter.Node, *sitter.Node) {
 			}
 		}
 		return then, els
+	case "JavaScript", "TypeScript":
+		if els := nodeElse(n); els != nil {
+			return then, els
+		}
+		return nil, nil
 	default:
 		els := n.ChildByFieldName("alternative")
 		if els == nil || els.Type() == "if_statement" {
