@@ -293,7 +293,7 @@ func TestJaCoCo(t *testing.T) {
 	if _, err := AdapterFor(recipe.Recipe{Coverage: recipe.Coverage{Command: "mvn {tests}"}}, "Java"); err == nil || !strings.Contains(err.Error(), "set coverage.report") {
 		t.Errorf("jacoco with a command and no report: %v", err)
 	}
-	if _, err := AdapterFor(recipe.Recipe{}, "Rust"); err == nil || err.Error() != "no coverage adapter for Rust: set coverage.adapter in the recipe (go, python or jacoco)" {
+	if _, err := AdapterFor(recipe.Recipe{}, "Rust"); err == nil || err.Error() != "no coverage adapter for Rust: set coverage.adapter in the recipe (go, python, jacoco or v8)" {
 		t.Errorf("Rust: %v", err)
 	}
 }

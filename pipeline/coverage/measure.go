@@ -57,7 +57,7 @@ type Support struct {
 }
 
 // Adapters lists the adapters. Adding a language is one file and one line.
-var Adapters = []Adapter{goAdapter{}, pythonAdapter{}, jacocoAdapter{}}
+var Adapters = []Adapter{goAdapter{}, pythonAdapter{}, jacocoAdapter{}, v8Adapter{}}
 
 // AdapterFor returns the adapter a recipe names, else the one for language
 // (a pipeline/lang name).
@@ -71,8 +71,10 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoveragePython
 		case "Java":
 			name = recipe.CoverageJaCoCo
+		case "JavaScript", "TypeScript":
+			name = recipe.CoverageV8
 		default:
-			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python or jacoco)", orUnknown(language))
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco or v8)", orUnknown(language))
 		}
 	}
 	for _, a := range Adapters {

@@ -177,6 +177,9 @@ const (
 	CoverageGo     = "go"
 	CoveragePython = "python"
 	CoverageJaCoCo = "jacoco"
+	// CoverageV8 is node's V8 coverage (NODE_V8_COVERAGE), per test,
+	// mapped back through source maps for TypeScript (issue 23).
+	CoverageV8 = "v8"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -381,9 +384,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageV8:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageV8)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")

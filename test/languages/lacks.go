@@ -46,8 +46,8 @@ var Lacks = map[string][]string{
 	"C":            {Coverage, Mutation, Canary, Image, Sample},
 	"C/C++ Header": {Coverage, Mutation, Canary, Image, Sample},
 	"C++":          {Coverage, Mutation, Canary, Image, Sample},
-	"TypeScript":   {Coverage},
-	"JavaScript":   {Coverage},
+	"TypeScript":   {},
+	"JavaScript":   {},
 	"C#":           {Coverage, Mutation, Canary, Image, Sample},
 
 	"Kotlin":             {Syntax, Coverage, Mutation, Canary, Image, Sample},
