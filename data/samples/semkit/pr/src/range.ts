@@ -24,7 +24,7 @@ export class Range {
 }
 
 function comparators(word: string, source: string): Comparator[] {
-  const m = /^(\^|~|<=|>=|<|>|=)?(.+)$/.exec(word);
+  const m = /^(\^|~|<=|>=|<|>|=)?(v?\d.*)$/.exec(word);
   if (m === null) {
     throw new SyntaxError(`bad range '${source}': bad comparator '${word}'`);
   }

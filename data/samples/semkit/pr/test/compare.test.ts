@@ -21,13 +21,13 @@ describe('compare', () => {
 });
 
 describe('sort', () => {
-  const words = ['1.10.0', '1.2.0', '1.2.0-rc.1', '0.9.0', '1.2.0+b2', '1.2.0+b1'];
+  const words = ['1.10.0', '1.2.0', '1.2.0-rc.1', '0.9.0', '1.2.0+b2', '1.2.0+b1', '0.9.0'];
   it('sorts ascending without touching its input', () => {
     const list = words.map((s) => parse(s));
-    deepStrictEqual(sort(list).map(String), ['0.9.0', '1.2.0-rc.1', '1.2.0', '1.2.0+b1', '1.2.0+b2', '1.10.0']);
+    deepStrictEqual(sort(list).map(String), ['0.9.0', '0.9.0', '1.2.0-rc.1', '1.2.0', '1.2.0+b1', '1.2.0+b2', '1.10.0']);
     deepStrictEqual(list.map(String), words);
   });
   it('sorts descending', () => {
-    deepStrictEqual(rsort(words.map((s) => parse(s))).map(String), ['1.10.0', '1.2.0+b2', '1.2.0+b1', '1.2.0', '1.2.0-rc.1', '0.9.0']);
+    deepStrictEqual(rsort(words.map((s) => parse(s))).map(String), ['1.10.0', '1.2.0+b2', '1.2.0+b1', '1.2.0', '1.2.0-rc.1', '0.9.0', '0.9.0']);
   });
 });

@@ -37,6 +37,7 @@ describe('satisfies', () => {
   it('names a bad range', () => {
     throws(() => Range.parse('>=1.2'), /bad range '>=1.2': bad version '1.2'/);
     throws(() => Range.parse('^1.0.0 ||'), /bad range '\^1.0.0 \|\|': empty alternative/);
+    throws(() => Range.parse('1.0.0 || latest'), /bad range '1.0.0 \|\| latest': bad comparator 'latest'/);
   });
 });
 
