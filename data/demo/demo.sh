@@ -9,7 +9,7 @@
 # LANGS=all (make demo LANGS=all) adds the samples of the other languages,
 # whose images are larger and whose builds are slower: the Java sample,
 # coinage (data/demo/projects-java.yaml), and the TypeScript sample,
-# semkit (data/demo/projects-node.yaml).
+# bumpkit (data/demo/projects-node.yaml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BIN:-$root/bin/lolbench}
@@ -29,9 +29,9 @@ case "${LANGS:-}" in
 all)
 	samples="$samples coinage:ep.md:cgep-0003.md"
 	only="$only,coinage-cgep-0003"
-	# semkit: TypeScript and JavaScript (data/demo/projects-node.yaml).
-	samples="$samples semkit:ep.md:skep-0002.md"
-	only="$only,semkit-skep-0002"
+	# bumpkit: TypeScript and JavaScript (data/demo/projects-node.yaml).
+	samples="$samples bumpkit:ep.md:bkep-0002.md"
+	only="$only,bumpkit-bkep-0002"
 	;;
 *)
 	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2

@@ -31,10 +31,10 @@ var Samples = map[string][]string{
 	"Go":     {"tinykv", "envfile"},
 	"Python": {"unitconv"},
 	"Java":   {"coinage"},
-	// semkit is TypeScript with one JavaScript module and test file, run
+	// bumpkit is TypeScript with one JavaScript module and test file, run
 	// together (lang.SameFamily).
-	"TypeScript": {"semkit"},
-	"JavaScript": {"semkit"},
+	"TypeScript": {"bumpkit"},
+	"JavaScript": {"bumpkit"},
 }
 
 // Row is one language's support.

@@ -10,17 +10,17 @@ import (
 // tsconfig's ts-node options and extends, reset the whole file when they
 // changed; other changes are kept.
 func TestResetNodeConfig(t *testing.T) {
-	pkg := "{\n  \"name\": \"semkit\",\n  \"version\": \"1.1.0\",\n  \"scripts\": {\"test\": \"lolbench-node-test test\"}\n}\n"
+	pkg := "{\n  \"name\": \"bumpkit\",\n  \"version\": \"1.1.0\",\n  \"scripts\": {\"test\": \"lolbench-node-test test\"}\n}\n"
 	ts := "{\n  // comments and trailing commas, as tsc allows\n  \"compilerOptions\": {\"strict\": true, /* inline */ \"module\": \"commonjs\",},\n}\n"
 	tests := []struct {
 		name, file, cur, base, section string
 		want                           string
 		whole                          bool
 	}{
-		{"package.json: the version bumped", "package.json", `{"name":"semkit","version":"1.2.0","scripts":{"test":"lolbench-node-test test"}}`, pkg, PackageJSONTestSection,
-			`{"name":"semkit","version":"1.2.0","scripts":{"test":"lolbench-node-test test"}}`, false},
-		{"package.json: the test script replaced", "package.json", `{"name":"semkit","version":"1.2.0","scripts":{"test":"node -r ./pass.js x"}}`, pkg, PackageJSONTestSection, pkg, true},
-		{"package.json: a runner's options added", "web/package.json", `{"name":"semkit","version":"1.1.0","scripts":{"test":"lolbench-node-test test"},"mocha":{"require":"x"}}`, pkg, PackageJSONTestSection, pkg, true},
+		{"package.json: the version bumped", "package.json", `{"name":"bumpkit","version":"1.2.0","scripts":{"test":"lolbench-node-test test"}}`, pkg, PackageJSONTestSection,
+			`{"name":"bumpkit","version":"1.2.0","scripts":{"test":"lolbench-node-test test"}}`, false},
+		{"package.json: the test script replaced", "package.json", `{"name":"bumpkit","version":"1.2.0","scripts":{"test":"node -r ./pass.js x"}}`, pkg, PackageJSONTestSection, pkg, true},
+		{"package.json: a runner's options added", "web/package.json", `{"name":"bumpkit","version":"1.1.0","scripts":{"test":"lolbench-node-test test"},"mocha":{"require":"x"}}`, pkg, PackageJSONTestSection, pkg, true},
 		{"package.json: not JSON", "package.json", `{"name":`, pkg, PackageJSONTestSection, pkg, true},
 		{"tsconfig: compiler options changed", "tsconfig.json", "{\"compilerOptions\": {\"strict\": false}}", ts, TSConfigTSNodeSection, "{\"compilerOptions\": {\"strict\": false}}", false},
 		{"tsconfig: a ts-node preload", "tsconfig.json", "{\"compilerOptions\": {}, \"ts-node\": {\"require\": [\"./src/hook.js\"]}}", ts, TSConfigTSNodeSection, ts, true},

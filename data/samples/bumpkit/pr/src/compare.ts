@@ -42,7 +42,7 @@ export function equal(a: Version, b: Version): boolean {
 
 // sort returns the versions in ascending order, a new array; versions of
 // equal precedence keep their order, then their build metadata decides
-// (SKEP-2, "Sorting").
+// (BKEP-2, "Sorting").
 export function sort(list: readonly Version[]): Version[] {
   return [...list].sort((a, b) => compare(a, b) || compareBuild(a, b));
 }

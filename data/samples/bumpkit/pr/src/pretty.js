@@ -17,7 +17,7 @@ function pretty(v) {
   return words.join(', ');
 }
 
-// describeChange names the step from one version to another (SKEP-2,
+// describeChange names the step from one version to another (BKEP-2,
 // "Describing changes").
 function describeChange(from, to) {
   const d = compare(from, to);

@@ -3,7 +3,7 @@ import { Version } from './version';
 // Part names what bump raises.
 export type Part = 'major' | 'minor' | 'patch' | 'prerelease';
 
-// bump returns the next version of the given part (SKEP-2, "Bumping").
+// bump returns the next version of the given part (BKEP-2, "Bumping").
 export function bump(v: Version, part: Part, id = 'rc'): Version {
   switch (part) {
     case 'major':

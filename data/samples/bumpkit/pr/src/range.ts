@@ -3,7 +3,7 @@ import { parse, Version } from './version';
 
 type Comparator = { op: '<' | '<=' | '>' | '>=' | '='; v: Version };
 
-// A Range is a union of intersections of comparators (SKEP-2, "Ranges").
+// A Range is a union of intersections of comparators (BKEP-2, "Ranges").
 export class Range {
   private constructor(readonly source: string, private readonly sets: Comparator[][]) {}
 

@@ -5,5 +5,5 @@ export type { Part } from './bump';
 export { Range, satisfies, maxSatisfying } from './range';
 export { pretty, describeChange } from './pretty';
 
-// VERSION is semkit's own version.
+// VERSION is bumpkit's own version.
 export const VERSION = '1.2.0';

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make-repo.sh DIR: build the semkit sample repository at DIR, with tags
+# make-repo.sh DIR: build the bumpkit sample repository at DIR, with tags
 # base and head and deterministic commit ids (../sample-repo.sh).
 set -euo pipefail
 if [ $# -ne 1 ]; then
@@ -8,5 +8,5 @@ if [ $# -ne 1 ]; then
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 exec "$here/../sample-repo.sh" "$here" "$1" "Ada Lovelace" ada@example.com \
-	2026-02-16T10:00:00Z "semkit 1.1.0: parse, compare and describe versions" \
-	2026-03-09T16:45:00Z "Bumping, ranges and sorting (SKEP-2)"
+	2026-02-16T10:00:00Z "bumpkit 1.1.0: parse, compare and describe versions" \
+	2026-03-09T16:45:00Z "Bumping, ranges and sorting (BKEP-2)"
