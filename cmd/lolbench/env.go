@@ -80,7 +80,9 @@ one (built first when missing): OpenJDK 17, Maven offline against Debian's
 repository, JUnit 5, Surefire, JaCoCo and lolbench's per-test coverage
 listener. --lang rust builds the Rust image, also on the common one: rustc
 1.63 and cargo offline against the crates Debian packages, LLVM 14's
-coverage tools and lolbench-cargo-test. --lang all builds every image; lolbench lang list shows which
+coverage tools and lolbench-cargo-test. --lang node (or typescript, javascript) builds the node image:
+Node.js 18, TypeScript and ts-node, and lolbench-node-test with its JUnit
+reporter. --lang all builds every image; lolbench lang list shows which
 language has one.
 
 Recipes name them as "` + baseimage.Name + `" and pick one by their language: field (the
@@ -126,7 +128,7 @@ standard error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, rust, go, python, or all); default the common image")
+	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, rust, c, cpp, typescript, javascript, go, python, or all); default the common image")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "rebuild the images asked for even when they exist")
 	cmd.Flags().BoolVar(&opts.Print, "print", false, "print the tags without building anything")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"image": TAG of the last image, "images": {KEY: TAG}}`)

@@ -59,6 +59,11 @@ func TestEnvBaseLang(t *testing.T) {
 	if out3, _, _ := runCLI(t, "env", "base", "--print", "--lang", "rust"); out3 != baseimage.Rust.ContentTag(nil)+"\n" {
 		t.Fatalf("--lang rust: %q", out3)
 	}
+	// JavaScript and TypeScript share the node image (issue 23).
+	if out, _, code := runCLI(t, "env", "base", "--print", "--lang", "typescript,JavaScript", "--lang", "node"); code != 0 || out != baseimage.Node.ContentTag(nil)+"\n" ||
+		!strings.HasPrefix(out, "lolbench/offline-base:node-bookworm-") {
+		t.Fatalf("--lang typescript,JavaScript,node: code %d, out %q", code, out)
+	}
 	if _, errOut, code := runCLI(t, "env", "base", "--print", "--lang", "cobol"); code != exitBadInput || !strings.Contains(errOut, `--lang "cobol": no offline base image serves it`) {
 		t.Fatalf("unknown language: code %d, %q", code, errOut)
 	}

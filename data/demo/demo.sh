@@ -8,8 +8,10 @@
 # test drives the run itself. $BIN overrides the lolbench binary.
 # LANGS=all (make demo LANGS=all) adds the samples of the other languages,
 # whose images are larger and whose builds are slower: the Java sample,
-# coinage (data/demo/projects-java.yaml), and the Rust sample, verso
-# (data/demo/projects-rust.yaml).
+# coinage (data/demo/projects-java.yaml), the Rust sample, verso
+# (data/demo/projects-rust.yaml), the C++ sample, semkit
+# (data/demo/projects-cfamily.yaml), and the TypeScript sample, bumpkit
+# (data/demo/projects-node.yaml).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${BIN:-$root/bin/lolbench}
@@ -34,6 +36,9 @@ all)
 	# C++ (data/demo/projects-cfamily.yaml).
 	samples="$samples semkit:ep.md:skep-0002.md"
 	only="$only,semkit-skep-0002"
+	# bumpkit: TypeScript and JavaScript (data/demo/projects-node.yaml).
+	samples="$samples bumpkit:ep.md:bkep-0002.md"
+	only="$only,bumpkit-bkep-0002"
 	;;
 *)
 	echo "demo: LANGS=$LANGS: only LANGS=all (every bundled sample) is known" >&2
@@ -57,6 +62,7 @@ if [ "${LANGS:-}" = all ]; then
 	sed '1,/^projects:/d' "$root/data/demo/projects-java.yaml" >>"$work/projects.yaml"
 	sed '1,/^projects:/d' "$root/data/demo/projects-rust.yaml" >>"$work/projects.yaml"
 	sed '1,/^projects:/d' "$root/data/demo/projects-cfamily.yaml" >>"$work/projects.yaml"
+	sed '1,/^projects:/d' "$root/data/demo/projects-node.yaml" >>"$work/projects.yaml"
 fi
 if [ "${1:-}" = "--setup-only" ]; then
 	exit 0

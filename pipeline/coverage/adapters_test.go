@@ -293,7 +293,7 @@ func TestJaCoCo(t *testing.T) {
 	if _, err := AdapterFor(recipe.Recipe{Coverage: recipe.Coverage{Command: "mvn {tests}"}}, "Java"); err == nil || !strings.Contains(err.Error(), "set coverage.report") {
 		t.Errorf("jacoco with a command and no report: %v", err)
 	}
-	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || err.Error() != "no coverage adapter for C#: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov or gcov)" {
+	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || err.Error() != "no coverage adapter for C#: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov or v8)" {
 		t.Errorf("C#: %v", err)
 	}
 	if a, err := AdapterFor(recipe.Recipe{}, "Rust"); err != nil || a.Name() != "llvm-cov" {
@@ -301,6 +301,11 @@ func TestJaCoCo(t *testing.T) {
 	}
 	for _, l := range []string{"C", "C++"} {
 		if a, err := AdapterFor(recipe.Recipe{}, l); err != nil || a.Name() != "gcov" {
+			t.Errorf("%s: %v %v", l, a, err)
+		}
+	}
+	for _, l := range []string{"JavaScript", "TypeScript"} {
+		if a, err := AdapterFor(recipe.Recipe{}, l); err != nil || a.Name() != "v8" {
 			t.Errorf("%s: %v %v", l, a, err)
 		}
 	}

@@ -57,7 +57,7 @@ type Support struct {
 }
 
 // Adapters lists the adapters. Adding a language is one file and one line.
-var Adapters = []Adapter{goAdapter{}, pythonAdapter{}, jacocoAdapter{}, llvmCovAdapter{}}
+var Adapters = []Adapter{goAdapter{}, pythonAdapter{}, jacocoAdapter{}, llvmCovAdapter{}, v8Adapter{}}
 
 // AdapterFor returns the adapter a recipe names, else the one for language
 // (a pipeline/lang name).
@@ -75,8 +75,10 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoverageLLVM
 		case "C", "C++":
 			name = recipe.CoverageGcov
+		case "JavaScript", "TypeScript":
+			name = recipe.CoverageV8
 		default:
-			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov or gcov)", orUnknown(language))
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov or v8)", orUnknown(language))
 		}
 	}
 	for _, a := range Adapters {

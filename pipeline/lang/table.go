@@ -135,7 +135,13 @@ var Table = []*Language{
 		TestDirs:       []string{"__tests__", "test", "tests", "__mocks__"},
 		GeneratedNames: []string{"*.d.ts", "*.generated.ts"},
 		BuildNames:     []string{"tsconfig.json", "tsconfig.*.json"},
-		TestConfig:     []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*"},
+		// ts-node, which lolbench-node-test runs TypeScript with, preloads
+		// the modules a tsconfig's "ts-node" options require (one could
+		// patch node:test), and "extends" reaches another file's:
+		// tsconfig*.json[ts-node], reset whole when they changed
+		// (guard.resetNodeConfig).
+		TestConfig: []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*",
+			"tsconfig*.json[ts-node]"},
 	},
 	{
 		Name:           "JavaScript",
@@ -144,7 +150,13 @@ var Table = []*Language{
 		TestDirs:       []string{"__tests__", "test", "tests", "__mocks__"},
 		GeneratedNames: []string{"*.min.js", "*.bundle.js", "*.generated.js"},
 		BuildNames:     []string{"package.json", "webpack.config.*", "rollup.config.*", "vite.config.*", "babel.config.*", ".babelrc", "jest.config.*", ".eslintrc*", ".npmrc", "Gruntfile.js", "gulpfile.js"},
-		TestConfig:     []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*", "babel.config.*", ".babelrc"},
+		// npm test runs package.json's scripts (a --require preload, a
+		// script that prints passes) and test runners read their options
+		// from its keys: package.json[test-config] is reset whole when
+		// they changed (guard.resetNodeConfig). An .npmrc's node-options
+		// preloads modules into every node that npm starts.
+		TestConfig: []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*", "babel.config.*", ".babelrc",
+			"package.json[test-config]", ".npmrc"},
 	},
 	{
 		Name:           "C#",

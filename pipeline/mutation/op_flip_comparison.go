@@ -38,7 +38,7 @@ func findFlipComparison(s *Source) []Site {
 			st.Reference = fmt.Sprintf("compares %s (%s)", snippet(l+" "+op+" "+r), where)
 			st.Mutated = fmt.Sprintf("compares %s", snippet(l+" "+to+" "+r))
 			switch op {
-			case "==", "!=":
+			case "==", "!=", "===", "!==":
 				st.Scenario = fmt.Sprintf("any execution that reaches %s: the comparison's result is inverted", where)
 				st.Rationale = "Equality and inequality are complements, so the result differs on every evaluation."
 			default:

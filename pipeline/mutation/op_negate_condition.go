@@ -30,8 +30,9 @@ func findNegateCondition(s *Source) []Site {
 		if t := cond.Type(); t == "let_condition" || t == "let_chain" {
 			continue
 		}
-		// Java's and C's conditions are parenthesized, C++'s a condition
-		// clause: negate what is inside (not a C++ "if (T x = f())").
+		// Java's, C's and JavaScript's conditions are parenthesized, C++'s
+		// a condition clause: negate what is inside (not a C++
+		// "if (T x = f())").
 		if (cond.Type() == "parenthesized_expression" || cond.Type() == "condition_clause") && parenthesized[s.Language] {
 			if cond.NamedChildCount() != 1 || cond.NamedChild(0).Type() == "declaration" || cond.NamedChild(0).Type() == "init_statement" {
 				continue
@@ -52,7 +53,7 @@ func findNegateCondition(s *Source) []Site {
 
 // parenthesized are the languages whose conditions carry their
 // parentheses in the condition node.
-var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true}
+var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true, "JavaScript": true, "TypeScript": true}
 
 // conditionOf returns a statement's condition node. Go's "for cond {}"
 // holds its condition as a plain child.
@@ -81,7 +82,10 @@ func negate(s *Source, e *sitter.Node) string {
 	switch e.Type() {
 	case "unary_expression":
 		if op := e.ChildByFieldName("operator"); op != nil && s.Text(op) == "!" {
-			return s.Text(e.ChildByFieldName("operand"))
+			if a := e.ChildByFieldName("operand"); a != nil {
+				return s.Text(a)
+			}
+			return s.Text(e.ChildByFieldName("argument")) // JavaScript's field
 		}
 	case "not_operator":
 		if a := e.ChildByFieldName("argument"); a != nil {

@@ -58,6 +58,8 @@ func returnValue(n *sitter.Node) *sitter.Node {
 // zeroFor writes the zero value of a function's results.
 func zeroFor(s *Source, fn *sitter.Node) (string, bool) {
 	switch s.Language {
+	case "JavaScript", "TypeScript":
+		return nodeZero(s, fn)
 	case "Python":
 		return "None", true
 	case "Java":

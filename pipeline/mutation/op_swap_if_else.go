@@ -65,6 +65,11 @@ func ifBodies(s *Source, n *sitter.Node) (*sitter.Node, *sitter.Node) {
 			return nil, nil
 		}
 		return then, c.NamedChild(0)
+	case "JavaScript", "TypeScript":
+		if els := nodeElse(n); els != nil {
+			return then, els
+		}
+		return nil, nil
 	default:
 		els := n.ChildByFieldName("alternative")
 		if els != nil && els.Type() == "else_clause" && els.NamedChildCount() == 1 {

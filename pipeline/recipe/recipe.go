@@ -180,6 +180,9 @@ const (
 	CoverageLLVM   = "llvm-cov"
 	// CoverageGcov is gcc's gcov through gcovr, one CTest test at a time.
 	CoverageGcov = "gcov"
+	// CoverageV8 is node's V8 coverage (NODE_V8_COVERAGE), per test,
+	// mapped back through source maps for TypeScript (issue 23).
+	CoverageV8 = "v8"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -187,7 +190,8 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python, jacoco, llvm-cov (Rust) or gcov (C, C++);
+	// Adapter is go, python, jacoco, llvm-cov (Rust), gcov (C, C++) or v8
+	// (JavaScript, TypeScript);
 	// empty: by the candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
@@ -385,9 +389,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")

@@ -17,6 +17,8 @@
 //   - junit from jest (jest-junit): name "describe › it", classname the
 //     suite or the file's path: the file is the classname when it is one,
 //     else the test file that holds the test's title.
+//   - junit from lolbench-node-test (node:test): classname the file,
+//     name "describe › it" as jest's, or a top-level test's own title.
 //   - "pkg.Class#method", the form JUnit tools print: as Maven's.
 //   - go-json: "example.com/m/store.TestX/sub": the package, the function
 //     and its subtests; the file is the _test.go file of the package's
@@ -84,6 +86,11 @@ func Locate(format, id string, files []string, declares Declares) (Ref, bool) {
 	}
 	if strings.Contains(name, " › ") || strings.Contains(name, " > ") {
 		return jestTest(cls, name, files, set, declares)
+	}
+	if set[cls] && path.Ext(cls) != ".py" {
+		// lolbench's node:test reporter: the classname is the file, the
+		// name a test's title, outside any describe block.
+		return Ref{File: cls, Func: name}, name != ""
 	}
 	if r, ok := dottedPython(cls, name, set); ok {
 		return r, true

@@ -61,6 +61,9 @@ func TestLocate(t *testing.T) {
 		// jest: "describe › it", by the file or by the title.
 		{"junit", "web/__tests__/cart.test.ts::Cart › adds an item", Ref{"web/__tests__/cart.test.ts", "Cart", "adds an item"}, true},
 		{"junit", "Cart::Cart › adds an item", Ref{"web/__tests__/cart.test.ts", "Cart", "adds an item"}, true},
+		// lolbench-node-test: a top-level test's title, kept whole.
+		{"junit", "web/__tests__/cart.test.ts::is empty (at first) [x]", Ref{"web/__tests__/cart.test.ts", "", "is empty (at first) [x]"}, true},
+		{"junit", "web/__tests__/cart.test.ts [load]", Ref{}, false},
 		// Go, subtests included; the package's file that declares it.
 		{"go-json", "example.com/m/store.TestTTL", Ref{"store/expiry_test.go", "", "TestTTL"}, true},
 		{"go-json", "example.com/m/store.TestSetGet/empty_key", Ref{"store/store_test.go", "", "TestSetGet"}, true},

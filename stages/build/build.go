@@ -447,7 +447,8 @@ func LoadRecord(c *pipeline.Candidate) (*Record, error) {
 type SplitPR struct {
 	TestPatch, Solution []byte
 	// TestFiles are the test files (lang.Test) of the candidate's language
-	// that exist after the PR: they feed the test selection.
+	// (or its family: lang.SameFamily) that exist after the PR: they feed
+	// the test selection.
 	TestFiles []string
 	// TestPaths are all paths of the test patch.
 	TestPaths []string
@@ -480,7 +481,7 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 		sp.TestPaths = append(sp.TestPaths, paths...)
 		if f.Category == lang.Test && f.Status != diff.Deleted {
 			l := lang.ForPath(f.Path())
-			if language == "" || (l != nil && strings.EqualFold(l.Name, language)) {
+			if language == "" || (l != nil && lang.SameFamily(l.Name, language)) {
 				sp.TestFiles = append(sp.TestFiles, f.Path())
 			}
 		}

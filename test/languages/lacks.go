@@ -45,8 +45,8 @@ var Lacks = map[string][]string{
 	"C":            {Coverage, Mutation, Canary, Image, Sample},
 	"C/C++ Header": {Coverage, Mutation, Canary, Image, Sample},
 	"C++":          {Coverage, Mutation, Canary, Image, Sample},
-	"TypeScript":   {Coverage, Mutation, Canary, Image, Sample},
-	"JavaScript":   {Coverage, Mutation, Canary, Image, Sample},
+	"TypeScript":   {},
+	"JavaScript":   {},
 	"C#":           {Coverage, Mutation, Canary, Image, Sample},
 
 	"Kotlin":             {Syntax, Coverage, Mutation, Canary, Image, Sample},

@@ -32,6 +32,10 @@ var Samples = map[string][]string{
 	"Python": {"unitconv"},
 	"Java":   {"coinage"},
 	"Rust":   {"verso"},
+	// bumpkit is TypeScript with one JavaScript module and test file, run
+	// together (lang.SameFamily).
+	"TypeScript": {"bumpkit"},
+	"JavaScript": {"bumpkit"},
 }
 
 // Row is one language's support.

@@ -66,6 +66,12 @@ var cScript []byte
 //go:embed cfamily
 var cTools embed.FS
 
+//go:embed node-image.sh
+var nodeScript []byte
+
+//go:embed node
+var nodeTools embed.FS
+
 // Image is one offline base image.
 type Image struct {
 	// Key is what `lolbench env base --lang` takes for it: "common", "java".
@@ -121,8 +127,17 @@ var CFamily = &Image{
 	Toolchain: "gcc/g++ 12, CMake and CTest 3.25, cmocka 1.1, GoogleTest 1.12 (and its sources), gcov, gcovr 5.2",
 }
 
+// Node is the image of JavaScript and TypeScript: Node.js 18 and its
+// node:test runner, TypeScript 4.8 and ts-node, and lolbench's node tools
+// (lolbench-node-test, its one-process runner and its JUnit reporter).
+var Node = &Image{
+	Key: "node", Languages: []string{"JavaScript", "TypeScript"}, Parent: Common, EnvVar: "LOLBENCH_BASE_IMAGE_NODE",
+	prefix: "node-bookworm-", script: nodeScript, tools: mustSub(nodeTools, "node"),
+	Toolchain: "Node.js 18 (node:test), TypeScript 4.8, ts-node 10.9, lolbench-node-test with a JUnit reporter (file, \"describe › it\")",
+}
+
 // Images lists the images, parents first.
-var Images = []*Image{Common, Java, Rust, CFamily}
+var Images = []*Image{Common, Java, Rust, CFamily, Node}
 
 func mustSub(f fs.FS, dir string) fs.FS {
 	s, err := fs.Sub(f, dir)

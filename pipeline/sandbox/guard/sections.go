@@ -26,6 +26,8 @@ func resetSections(name string, cur, base []byte, sections []string) (out []byte
 		return resetGoModReplace(cur, base)
 	case path.Base(name) == "pom.xml":
 		return resetPOM(cur, base)
+	case nodeConfigFile(name):
+		return resetNodeConfig(cur, base, sections)
 	case strings.HasSuffix(name, ".toml"):
 		return resetTOML(cur, base, sections)
 	}
