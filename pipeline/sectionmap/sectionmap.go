@@ -20,8 +20,9 @@
 //     lines, a TypedDict body, module tables) are run by no test, so they
 //     are left out of the check.
 //  3. rows: the mapping's rows, as a fallback only: the blocks whose rows
-//     name T by file, class and function, and when none does, the sections
-//     of T's file in the PR File Summary.
+//     name T by file, class and function, and when none does and T kills
+//     no revert, the sections of T's file in the PR File Summary (a file
+//     serves several sections; a kill says which of them T asserts).
 //
 // Coverage narrows but never vetoes: a test that does not reach S's
 // visible lines loses only the file row's guess of S, not a kill and not
@@ -178,6 +179,10 @@ func Compute(stage string, in Input) *Map {
 		}
 		rows := in.Rows[t]
 		cov, hasCov := in.Covered[t]
+		killsAny := false
+		for mu := range in.Reverts {
+			killsAny = killsAny || (in.Judged[t] && killed[mu])
+		}
 		for _, s := range in.Sections {
 			ev := ""
 			visible := hasCov && in.Owned[s.ID].Count() > 0
@@ -200,7 +205,7 @@ func Compute(stage string, in Input) *Map {
 				ev = fmt.Sprintf("reached %s's lines (%d %s)", s.ID, n, plural(n, "line"))
 			case named:
 				ev = fmt.Sprintf("row of block %d", block)
-			case len(rows.Named) == 0 && !visible && slices.Contains(rows.File, s.ID):
+			case len(rows.Named) == 0 && !killsAny && !visible && slices.Contains(rows.File, s.ID):
 				ev = "file row of " + rows.FilePath
 			}
 			if ev != "" {

@@ -26,26 +26,31 @@ import (
 // coverage sees (reach decides for the file row's guess, never against a
 // row that names the test); C owns only setup lines and has no revert (the
 // rows decide); D's revert survives every test (untested); E has only a
-// stub revert, whose survivors may still assert it.
+// stub revert, whose survivors may still assert it. The file row is a
+// fallback only: a test that kills a revert (t4) is not given its file's
+// other sections.
 func TestComputeOrder(t *testing.T) {
 	in := sectionmap.Input{
-		Tests: []string{"t1", "t2", "t3", "t4", "t5", "t6"},
+		Tests: []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7"},
 		Sections: []mapping.TaskSection{{ID: "A", Title: "Alpha"}, {ID: "B", Title: "Beta"},
 			{ID: "C", Title: "Gamma"}, {ID: "D", Title: "Delta"}, {ID: "E", Title: "Epsilon"}},
 		Rows: map[string]sectionmap.Rows{
 			// Named under A, but it survives A's whole revert: not A.
 			"t2": {Named: map[string]int{"A": 1}, File: []string{"A", "C"}, FilePath: "x_test"},
 			"t3": {Named: map[string]int{"C": 3}, File: []string{"A", "C"}, FilePath: "x_test"},
-			// No row names it: its file's sections, less B, which coverage
-			// sees and it does not reach.
+			// No row names either: t4 kills A's revert, which says what it
+			// asserts; t7 kills none and gets its file's sections, less A,
+			// whose whole revert it survives, and B, which coverage sees
+			// and it does not reach.
 			"t4": {File: []string{"A", "B", "C"}, FilePath: "x_test"},
+			"t7": {File: []string{"A", "B", "C"}, FilePath: "x_test"},
 			// Named under B and E: it reaches none of B's lines and
 			// survives E's stub revert, and the rows still hold.
 			"t6": {Named: map[string]int{"B": 2, "E": 5}, File: []string{"B", "E"}, FilePath: "y_test"},
 		},
 		Reverts: map[string]string{"revert-a": "A", "revert-a-stub": "A", "revert-d": "D", "revert-e-stub": "E"},
 		Partial: map[string]bool{"revert-a-stub": true, "revert-e-stub": true},
-		Judged:  map[string]bool{"t1": true, "t2": true, "t4": true, "t5": true, "t6": true},
+		Judged:  map[string]bool{"t1": true, "t2": true, "t4": true, "t5": true, "t6": true, "t7": true},
 		Kills:   map[string][]string{"t1": {"revert-a-stub", "op-1"}, "t4": {"revert-a"}, "t5": {"revert-e-stub"}},
 		Covered: map[string]coverage.Lines{
 			"t1": {"b.py": {3, 4}},
@@ -53,6 +58,7 @@ func TestComputeOrder(t *testing.T) {
 			"t4": {"b.py": {9}},
 			"t5": {"b.py": {4}},
 			"t6": {"b.py": {9}},
+			"t7": {"b.py": {9}},
 		},
 		Owned: map[string]coverage.Lines{"B": {"b.py": {3, 4}}},
 	}
@@ -66,14 +72,15 @@ func TestComputeOrder(t *testing.T) {
 			// Judged on no revert and without coverage: the rows decide
 			// every section, and they name C alone.
 			{Test: "t3", Sections: []string{"C"}, Evidence: []string{"row of block 3"}},
-			{Test: "t4", Sections: []string{"A", "C"}, Evidence: []string{"killed revert-a", "file row of x_test"}},
+			{Test: "t4", Sections: []string{"A"}, Evidence: []string{"killed revert-a"}},
 			{Test: "t5", Sections: []string{"B", "E"}, Evidence: []string{"reached B's lines (1 line)", "killed revert-e-stub (stub revert)"}},
 			{Test: "t6", Sections: []string{"B", "E"}, Evidence: []string{"row of block 2", "row of block 5"}},
+			{Test: "t7", Sections: []string{"C"}, Evidence: []string{"file row of x_test"}},
 		},
 		Sections: []sectionmap.Section{
 			{ID: "A", Title: "Alpha", Tests: []string{"t1", "t4"}},
 			{ID: "B", Title: "Beta", Tests: []string{"t1", "t5", "t6"}},
-			{ID: "C", Title: "Gamma", Tests: []string{"t3", "t4"}},
+			{ID: "C", Title: "Gamma", Tests: []string{"t3", "t7"}},
 			{ID: "D", Title: "Delta", Tests: []string{}, Untested: "no FAIL_TO_PASS test fails on its revert (revert-d) and no mapping row names a FAIL_TO_PASS test for it"},
 			{ID: "E", Title: "Epsilon", Tests: []string{"t5", "t6"}},
 		},
@@ -87,7 +94,7 @@ func TestComputeOrder(t *testing.T) {
 	if got.Ready() || got.NotReady() != "the reference solution completes 4/5 sections: untested D" {
 		t.Errorf("ready %v, %q", got.Ready(), got.NotReady())
 	}
-	wantF2P := map[string][]string{"t1": {"A", "B"}, "t3": {"C"}, "t4": {"A", "C"}, "t5": {"B", "E"}, "t6": {"B", "E"}}
+	wantF2P := map[string][]string{"t1": {"A", "B"}, "t3": {"C"}, "t4": {"A"}, "t5": {"B", "E"}, "t6": {"B", "E"}, "t7": {"C"}}
 	if f := got.F2PSections(); !reflect.DeepEqual(f, wantF2P) {
 		t.Errorf("F2PSections %v", f)
 	}
