@@ -138,7 +138,7 @@ type Language struct {
 }
 
 // Languages lists the audited languages, one rule file each.
-var Languages = []*Language{Go, Python, Java}
+var Languages = []*Language{Go, Python, Java, JavaScript, TypeScript}
 
 // Lookup returns the rule of a language, or nil when it is not audited.
 func Lookup(name string) *Language {
