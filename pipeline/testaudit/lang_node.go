@@ -140,7 +140,10 @@ func nodeString(f *parsed, n *sitter.Node) (string, bool) {
 func nodeTestCall(f *parsed, call *sitter.Node) (kind string, name *sitter.Node) {
 	callee, obj := nodeCallee(f, call)
 	word := callee
-	if obj != "" {
+	if fn := call.ChildByFieldName("function"); fn != nil && fn.Type() == "member_expression" {
+		if obj == "" {
+			return "", nil // /x/.test(s), a.b.test(s)
+		}
 		// it.only, test.skip, describe.todo: the modifier is the property.
 		switch callee {
 		case "only", "skip", "todo", "concurrent":
@@ -157,15 +160,30 @@ func nodeTestCall(f *parsed, call *sitter.Node) (kind string, name *sitter.Node)
 	default:
 		return "", nil
 	}
-	args := call.ChildByFieldName("arguments")
-	if args == nil || args.NamedChildCount() == 0 {
+	args := nodeArgs(call)
+	if len(args) == 0 {
 		return "", nil
 	}
-	first := args.NamedChild(0)
+	first := args[0]
 	if _, ok := nodeString(f, first); !ok {
 		return "", nil
 	}
 	return kind, first
+}
+
+// nodeArgs are a call's arguments without comments.
+func nodeArgs(call *sitter.Node) []*sitter.Node {
+	a := call.ChildByFieldName("arguments")
+	if a == nil {
+		return nil
+	}
+	var out []*sitter.Node
+	for i := 0; i < int(a.NamedChildCount()); i++ {
+		if c := a.NamedChild(i); c.Type() != "comment" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // nodeVisibility is a class member's declared visibility: "private",
@@ -181,6 +199,17 @@ func nodeVisibility(f *parsed, member, name *sitter.Node) string {
 		}
 	}
 	return ""
+}
+
+// nodeReadonly reports whether a constructor parameter is declared
+// readonly, which makes it a (public) parameter property.
+func nodeReadonly(p *sitter.Node) bool {
+	for i := 0; i < int(p.ChildCount()); i++ {
+		if p.Child(i).Type() == "readonly" {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeExportedParent reports whether the declaration at the top of the
@@ -241,10 +270,12 @@ func scanNode(f *parsed) *scan {
 			top.scope = sc.encode()
 		case "interface_declaration", "type_alias_declaration", "enum_declaration":
 			declare(n.ChildByFieldName("name"), "type", "", "", top.local, nodeExportedParent(st))
-			// Interface members are as public as the interface.
-			sc.class = ""
+			// Interface and object type members are public.
+			sc.class = f.text(n.ChildByFieldName("name"))
 			top.scope = sc.encode()
-		case "method_signature", "property_signature", "abstract_method_signature":
+		case "property_signature":
+			member(n.ChildByFieldName("name"), "field", sc.class, nodeVisibility(f, n, n.ChildByFieldName("name")), top.local)
+		case "method_signature", "abstract_method_signature":
 			member(n.ChildByFieldName("name"), "method", sc.class, nodeVisibility(f, n, n.ChildByFieldName("name")), top.local)
 		case "function_declaration", "generator_function_declaration", "function_signature":
 			declare(n.ChildByFieldName("name"), "func", "", "", top.local, nodeExportedParent(st))
@@ -262,7 +293,7 @@ func scanNode(f *parsed) *scan {
 				if ps := n.ChildByFieldName("parameters"); ps != nil {
 					for i := 0; i < int(ps.NamedChildCount()); i++ {
 						p := ps.NamedChild(i)
-						if v := nodeVisibility(f, p, nil); v != "" {
+						if v := nodeVisibility(f, p, nil); v != "" || nodeReadonly(p) {
 							member(p.ChildByFieldName("pattern"), "field", sc.class, v, top.local)
 						}
 					}
@@ -319,7 +350,11 @@ func scanNode(f *parsed) *scan {
 			text, _ := nodeString(f, name)
 			switch kind {
 			case "test":
-				s.tests = append(s.tests, TestFunc{Name: text, Class: sc.suite, Line: line(n), Fingerprint: fingerprint(f, n, name)})
+				// The fingerprint is the last argument's, the test's body:
+				// neither its name nor it/test changes it.
+				args := nodeArgs(n)
+				body := args[len(args)-1]
+				s.tests = append(s.tests, TestFunc{Name: text, Class: sc.suite, Line: line(n), Fingerprint: fingerprint(f, body, nil)})
 			case "suite":
 				if sc.suite != "" {
 					text = sc.suite + " > " + text
@@ -423,6 +458,9 @@ func nodePatternNames(p *sitter.Node, fn func(*sitter.Node)) {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
+		}
 		switch n.Type() {
 		case "identifier", "shorthand_property_identifier_pattern":
 			fn(n)

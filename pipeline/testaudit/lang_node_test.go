@@ -2,6 +2,7 @@ package testaudit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -143,6 +144,192 @@ describe('pretty', () => {
 		got := nodeFindings(t, c.lang, c.path, c.src, bumpkitProduct(t, ext), newSyms, ep)
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: findings\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestNodeSampleTests: the bumpkit PR's own tests use only what the
+// modules export, and every it/test is found with its describe chain.
+func TestNodeSampleTests(t *testing.T) {
+	dir := filepath.Join("..", "..", "data", "samples", "bumpkit", "pr", "test")
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, n := range names {
+		lang, ext := "TypeScript", ".ts"
+		if strings.HasSuffix(n.Name(), ".js") {
+			lang, ext = "JavaScript", ".js"
+		}
+		b, err := os.ReadFile(filepath.Join(dir, n.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := File{Path: "test/" + n.Name(), Source: b}
+		if got := nodeFindings(t, lang, f.Path, string(b), bumpkitProduct(t, ext), nil, nil); len(got) != 0 {
+			t.Errorf("%s: findings %q", n.Name(), got)
+		}
+		fs, err := TestFuncs(context.Background(), lang, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tf := range fs {
+			all = append(all, n.Name()+": "+tf.Class+" / "+tf.Name)
+		}
+	}
+	want := []string{
+		"bump.test.ts: bump > releases / raises major, minor and patch",
+		"bump.test.ts: bump > releases / drops build metadata",
+		"bump.test.ts: bump > releases / releases a pre-release of that part",
+		"bump.test.ts: bump > pre-releases / starts at 0 on the next patch",
+		"bump.test.ts: bump > pre-releases / counts up within the same id",
+		"bump.test.ts: bump > pre-releases / restarts at 0 for another id",
+		"bump.test.ts: bump / refuses unknown parts and ids",
+		"compare.test.ts: compare / orders by numbers",
+		"compare.test.ts: compare / puts pre-releases first",
+		"compare.test.ts: compare / ignores build metadata",
+		"compare.test.ts: sort / sorts ascending without touching its input",
+		"compare.test.ts: sort / sorts descending",
+		"index.test.ts:  / is version 1.2.0 in code and in package.json",
+		"index.test.ts:  / exports the proposal from its index",
+		"pretty.test.js: pretty / names the parts",
+		"pretty.test.js: pretty / flags initial development",
+		"pretty.test.js: describeChange / names updates by their part",
+		"pretty.test.js: describeChange / names downgrades and no change",
+		"range.test.ts: satisfies / reads plain comparators",
+		"range.test.ts: satisfies / intersects words and unites alternatives",
+		"range.test.ts: satisfies / reads caret ranges",
+		"range.test.ts: satisfies / reads tilde ranges",
+		"range.test.ts: satisfies / lets pre-releases in only by name",
+		"range.test.ts: satisfies / names a bad range",
+		"range.test.ts: maxSatisfying / finds the highest match",
+		"range.test.ts: maxSatisfying / finds none",
+	}
+	if !reflect.DeepEqual(all, want) {
+		t.Errorf("tests\n%s\nwant\n%s", strings.Join(all, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNodeTestFuncs: it and test calls with a string name (and their
+// only/skip/todo forms) are tests, grouped by describe and suite; a
+// RegExp's test method and a test without a name are not.
+func TestNodeTestFuncs(t *testing.T) {
+	src := "describe('a', () => {\n  it('one', () => {});\n  describe.only(`b`, () => {\n    test.skip('two', async () => {});\n  });\n  /x/.test('y');\n  re.test('z');\n  it(name, () => {});\n  it(`t ${x}`, () => {});\n});\nsuite('c', () => { test.todo('three'); });\nit(/* c */ 'four', function () {} /* d */);\n"
+	for _, lang := range []string{"JavaScript", "TypeScript"} {
+		fs, err := TestFuncs(context.Background(), lang, File{Path: "a.test.js", Source: []byte(src)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range fs {
+			got = append(got, fmt.Sprintf("%d %s / %s", f.Line, f.Class, f.Name))
+		}
+		want := []string{"2 a / one", "4 a > b / two", "11 c / three", "12  / four"}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %q, want %q", lang, got, want)
+		}
+	}
+	// Layout, comments and the test's name do not change a fingerprint.
+	fp := func(src string) string {
+		fs, err := TestFuncs(context.Background(), "TypeScript", File{Path: "a.test.ts", Source: []byte(src)})
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("%v %v", fs, err)
+		}
+		return fs[0].Fingerprint
+	}
+	if fp("it('a', () => { strictEqual(f(1), 2); });") != fp("it('b', () => {\n  // same\n  strictEqual(f(1), 2)\n});") {
+		t.Error("layout, comments or the name changed the fingerprint")
+	}
+	if fp("it('a', () => { strictEqual(f(1), 2); });") == fp("it('a', () => { strictEqual(f(1), 3); });") {
+		t.Error("a changed constant kept the fingerprint")
+	}
+}
+
+// TestNodeDeclarations: what a TypeScript and a CommonJS module export,
+// and the members' visibility.
+func TestNodeDeclarations(t *testing.T) {
+	cases := []struct {
+		lang, file string
+		want       []string
+	}{
+		{"TypeScript", "range.ts", []string{
+			"type .Comparator unexported internal",
+			"field Comparator.op  exported",
+			"field Comparator.v  exported",
+			"type .Range  exported",
+			"ctor Range.Range private internal",
+			"field Range.source  exported",
+			"field Range.sets private internal",
+			"method Range.parse  exported",
+			"method Range.test  exported",
+			"func .comparators unexported internal",
+			"func .samePrerelease unexported internal",
+			"func .holds unexported internal",
+			"func .satisfies  exported",
+			"func .maxSatisfying  exported",
+		}},
+		{"JavaScript", "pretty.js", []string{
+			"func .pretty  exported",
+			"func .describeChange  exported",
+		}},
+	}
+	for _, c := range cases {
+		b, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "bumpkit", "pr", "src", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := Declarations(context.Background(), c.lang, File{Path: c.file, Source: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.Kind+" "+d.Class+"."+d.Name+" "+d.Visibility+" "+map[bool]string{true: "exported", false: "internal"}[d.Exported])
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n%s\nwant\n%s", c.file, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+	// CommonJS export forms and an ES export clause.
+	src := "function a() {}\nfunction b() {}\nfunction c() {}\nconst d = 1, e = 2;\nclass K { #x = 1; _y = 2; z() {} }\nmodule.exports = { a, bee: b };\nexports.c = c;\nmodule.exports.d = 4;\nexport { e as f };\n"
+	ds, err := Declarations(context.Background(), "JavaScript", File{Path: "m.js", Source: []byte(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Kind+" "+d.Class+"."+d.Name+" "+d.Visibility+" "+map[bool]string{true: "exported", false: "internal"}[d.Exported])
+	}
+	want := []string{
+		"func .a  exported", "func .b  exported", "func .c  exported",
+		"var .d  exported", "var .e  exported",
+		"type .K unexported internal",
+		"field K.#x #private internal", "field K._y private internal", "method K.z  exported",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("m.js:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNodeMalformed: a test that does not parse is a Syntax finding on
+// its first bad line; broken product files and helpers are read for what
+// parses, without panics.
+func TestNodeMalformed(t *testing.T) {
+	broken := "import { a } from './b';\nit('x', () => {\n  a(;\n});\n"
+	for _, lang := range []string{"JavaScript", "TypeScript"} {
+		rep, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "a.test.js", Source: []byte(broken)},
+			Product: []File{{Path: "b.js", Source: []byte("export function a( {\n#x\n")}, {Path: "c.js", Source: []byte{0xff, 0xfe, 0, '`', '$', '{'}}},
+			Helpers: []File{{Path: "h.js", Source: []byte("class { #")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Finding{{Rule: Syntax, Line: 3, Message: "the test does not parse; write syntactically valid " + lang}}
+		if !reflect.DeepEqual(rep.Findings, want) {
+			t.Errorf("%s: findings %+v, want %+v", lang, rep.Findings, want)
+		}
+		if _, err := TestFuncs(context.Background(), lang, File{Path: "a.test.js", Source: []byte(broken)}); err == nil || err.Error() != "a.test.js:3: syntax error" {
+			t.Errorf("%s: TestFuncs err = %v", lang, err)
 		}
 	}
 }
