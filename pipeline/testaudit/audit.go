@@ -64,7 +64,8 @@ type File struct {
 
 // Input is one generated test and what it is audited against.
 type Input struct {
-	// Language is a pipeline/lang name: "Go", "Python" or "Java".
+	// Language is a pipeline/lang name: "Go", "Python", "Java",
+	// "JavaScript" or "TypeScript".
 	Language string
 	// Test is the generated test file.
 	Test File
@@ -73,8 +74,8 @@ type Input struct {
 	// conftest.py, test base classes): their names are the test's own.
 	Helpers []File
 	// Product are the project's source files the test exercises, after
-	// the PR (for Java, whose visibility is declared, not named; the
-	// other languages decide by name alone).
+	// the PR (for Java, JavaScript and TypeScript, whose visibility is
+	// declared, not named; Go and Python decide by name alone).
 	Product []File
 	// NewSymbols are the names the PR introduces (classes, functions,
 	// methods, constants, fields), last name component only.

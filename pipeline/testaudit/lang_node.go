@@ -25,7 +25,8 @@ import (
 // is not checked for a private constructor (tsc refuses it anyway);
 // `new bk.Range()` through a namespace is.
 // Tests are it(...) and test(...) calls with a string name; describe and
-// suite calls name their group (TestFunc.Class, "outer > inner").
+// suite calls name their group (TestFunc.Class, "outer › inner", as
+// lolbench-node-test's reporter and pipeline/testid join them).
 var JavaScript = &Language{
 	Name:     "JavaScript",
 	Doc:      nodeDoc,
@@ -357,7 +358,7 @@ func scanNode(f *parsed) *scan {
 				s.tests = append(s.tests, TestFunc{Name: text, Class: sc.suite, Line: line(n), Fingerprint: fingerprint(f, body, nil)})
 			case "suite":
 				if sc.suite != "" {
-					text = sc.suite + " > " + text
+					text = sc.suite + " › " + text
 				}
 				if len(text) <= maxSuite {
 					sc.suite = text

@@ -49,12 +49,12 @@ func nodeFindings(t *testing.T, language, path, src string, product []File, newS
 	return got
 }
 
-// TestNodeAudit: a generated bumpkit test that goes through what the
+// TestScriptAudit: a generated bumpkit test that goes through what the
 // modules export passes; one that imports an unexported helper, reads a
 // TypeScript private field, calls a private constructor, reaches #private
 // or underscore names, or imports a private module is narrow; a PR symbol
 // the EP never names is undocumented.
-func TestNodeAudit(t *testing.T) {
+func TestScriptAudit(t *testing.T) {
 	ep, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "bumpkit", "ep.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -148,9 +148,9 @@ describe('pretty', () => {
 	}
 }
 
-// TestNodeSampleTests: the bumpkit PR's own tests use only what the
+// TestScriptSampleTests: the bumpkit PR's own tests use only what the
 // modules export, and every it/test is found with its describe chain.
-func TestNodeSampleTests(t *testing.T) {
+func TestScriptSampleTests(t *testing.T) {
 	dir := filepath.Join("..", "..", "data", "samples", "bumpkit", "pr", "test")
 	names, err := os.ReadDir(dir)
 	if err != nil {
@@ -179,12 +179,12 @@ func TestNodeSampleTests(t *testing.T) {
 		}
 	}
 	want := []string{
-		"bump.test.ts: bump > releases / raises major, minor and patch",
-		"bump.test.ts: bump > releases / drops build metadata",
-		"bump.test.ts: bump > releases / releases a pre-release of that part",
-		"bump.test.ts: bump > pre-releases / starts at 0 on the next patch",
-		"bump.test.ts: bump > pre-releases / counts up within the same id",
-		"bump.test.ts: bump > pre-releases / restarts at 0 for another id",
+		"bump.test.ts: bump › releases / raises major, minor and patch",
+		"bump.test.ts: bump › releases / drops build metadata",
+		"bump.test.ts: bump › releases / releases a pre-release of that part",
+		"bump.test.ts: bump › pre-releases / starts at 0 on the next patch",
+		"bump.test.ts: bump › pre-releases / counts up within the same id",
+		"bump.test.ts: bump › pre-releases / restarts at 0 for another id",
 		"bump.test.ts: bump / refuses unknown parts and ids",
 		"compare.test.ts: compare / orders by numbers",
 		"compare.test.ts: compare / puts pre-releases first",
@@ -211,10 +211,10 @@ func TestNodeSampleTests(t *testing.T) {
 	}
 }
 
-// TestNodeTestFuncs: it and test calls with a string name (and their
+// TestScriptTestFuncs: it and test calls with a string name (and their
 // only/skip/todo forms) are tests, grouped by describe and suite; a
 // RegExp's test method and a test without a name are not.
-func TestNodeTestFuncs(t *testing.T) {
+func TestScriptTestFuncs(t *testing.T) {
 	src := "describe('a', () => {\n  it('one', () => {});\n  describe.only(`b`, () => {\n    test.skip('two', async () => {});\n  });\n  /x/.test('y');\n  re.test('z');\n  it(name, () => {});\n  it(`t ${x}`, () => {});\n});\nsuite('c', () => { test.todo('three'); });\nit(/* c */ 'four', function () {} /* d */);\n"
 	for _, lang := range []string{"JavaScript", "TypeScript"} {
 		fs, err := TestFuncs(context.Background(), lang, File{Path: "a.test.js", Source: []byte(src)})
@@ -225,7 +225,7 @@ func TestNodeTestFuncs(t *testing.T) {
 		for _, f := range fs {
 			got = append(got, fmt.Sprintf("%d %s / %s", f.Line, f.Class, f.Name))
 		}
-		want := []string{"2 a / one", "4 a > b / two", "11 c / three", "12  / four"}
+		want := []string{"2 a / one", "4 a › b / two", "11 c / three", "12  / four"}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: got %q, want %q", lang, got, want)
 		}
@@ -246,9 +246,9 @@ func TestNodeTestFuncs(t *testing.T) {
 	}
 }
 
-// TestNodeDeclarations: what a TypeScript and a CommonJS module export,
+// TestScriptDeclarations: what a TypeScript and a CommonJS module export,
 // and the members' visibility.
-func TestNodeDeclarations(t *testing.T) {
+func TestScriptDeclarations(t *testing.T) {
 	cases := []struct {
 		lang, file string
 		want       []string
@@ -312,10 +312,10 @@ func TestNodeDeclarations(t *testing.T) {
 	}
 }
 
-// TestNodeMalformed: a test that does not parse is a Syntax finding on
+// TestScriptMalformed: a test that does not parse is a Syntax finding on
 // its first bad line; broken product files and helpers are read for what
 // parses, without panics.
-func TestNodeMalformed(t *testing.T) {
+func TestScriptMalformed(t *testing.T) {
 	broken := "import { a } from './b';\nit('x', () => {\n  a(;\n});\n"
 	for _, lang := range []string{"JavaScript", "TypeScript"} {
 		rep, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "a.test.js", Source: []byte(broken)},
