@@ -128,6 +128,9 @@ type Language struct {
 	// Doc says what counts as internal, for reports and docs.
 	Doc     string
 	grammar func() *sitter.Language
+	// pathGrammar, when set, picks another grammar by file name (nil:
+	// grammar): TypeScript's .tsx files are TSX.
+	pathGrammar func(path string) *sitter.Language
 	// scan reads a parsed file's declarations, references and tests.
 	scan func(f *parsed) *scan
 	// internal decides whether a reference not declared by the test is

@@ -5,6 +5,7 @@ import (
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
@@ -36,14 +37,23 @@ var JavaScript = &Language{
 	product:  productNode,
 }
 
-// TypeScript is the JavaScript rule read with the TypeScript grammar.
+// TypeScript is the JavaScript rule read with the TypeScript grammar
+// (TSX for .tsx files: the TypeScript grammar refuses JSX).
 var TypeScript = &Language{
-	Name:     "TypeScript",
-	Doc:      nodeDoc,
-	grammar:  typescript.GetLanguage,
-	scan:     scanNode,
-	internal: internalNode,
-	product:  productNode,
+	Name:        "TypeScript",
+	Doc:         nodeDoc,
+	grammar:     typescript.GetLanguage,
+	pathGrammar: tsxGrammar,
+	scan:        scanNode,
+	internal:    internalNode,
+	product:     productNode,
+}
+
+func tsxGrammar(path string) *sitter.Language {
+	if strings.HasSuffix(strings.ToLower(path), ".tsx") {
+		return tsx.GetLanguage()
+	}
+	return nil
 }
 
 const nodeDoc = "names the product's modules do not export (no export, not in module.exports or exports.x), #private, private and protected class members, names with a leading underscore (not __-led runtime names), and imports through a private module path"

@@ -333,3 +333,15 @@ func TestScriptMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptTSX: a .tsx test is read with the TSX grammar (JSX is no
+// syntax error there), a .ts one with TypeScript's (where it is).
+func TestScriptTSX(t *testing.T) {
+	src := "import { it } from 'node:test';\nimport { _Button } from './button';\nit('renders', () => { const e = <Button label=\"x\" />; expect(e).toBeTruthy(); });\n"
+	if got := nodeFindings(t, "TypeScript", "test/a.test.tsx", src, nil, nil, nil); !reflect.DeepEqual(got, []string{"line 2: imports the private `_Button`"}) {
+		t.Errorf("tsx: %q", got)
+	}
+	if got := nodeFindings(t, "TypeScript", "test/a.test.ts", src, nil, nil, nil); !reflect.DeepEqual(got, []string{"line 3: the test does not parse; write syntactically valid TypeScript"}) {
+		t.Errorf("ts: %q", got)
+	}
+}
