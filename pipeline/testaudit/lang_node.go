@@ -21,7 +21,8 @@ import (
 // underscores (__dirname, __proto__, __esModule: the runtime's and the
 // tools' names, not the project's) are not. An import through a module
 // path with an underscore-led component ('./_impl') is internal too.
-// Like Python's, an imported name is the test's own once imported (the
+// A bare name the test does not declare or import is a global, never the
+// product's. Like Python's, an imported name is the test's own once imported (the
 // import is what is checked), so `new Range()` after `import { Range }`
 // is not checked for a private constructor (tsc refuses it anyway);
 // `new bk.Range()` through a namespace is.
@@ -236,6 +237,8 @@ func nodeExportedParent(st []frame) bool {
 func scanNode(f *parsed) *scan {
 	s := &scan{}
 	exported := map[string]bool{}
+	// namespaces are the names bound to a whole module.
+	namespaces := map[string]bool{}
 	declare := func(n *sitter.Node, kind, class, vis string, local, export bool) {
 		name := f.text(n)
 		if n == nil || name == "" {
@@ -333,6 +336,9 @@ func scanNode(f *parsed) *scan {
 			// an import: never the product's declaration.
 			v := n.ChildByFieldName("value")
 			req := v != nil && v.Type() == "call_expression" && nodeRequire(f, s, v, name)
+			if req && name != nil && name.Type() == "identifier" {
+				namespaces[f.text(name)] = true
+			}
 			if name != nil && name.Type() == "identifier" {
 				declare(name, "var", "", "", top.local || req, nodeExportedParent(st))
 			} else {
@@ -346,6 +352,15 @@ func scanNode(f *parsed) *scan {
 			bindings(n.ChildByFieldName(field), true)
 		case "import_statement":
 			nodeImport(f, s, n)
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				if c := n.NamedChild(i); c.Type() == "import_clause" {
+					for j := 0; j < int(c.NamedChildCount()); j++ {
+						if ns := c.NamedChild(j); ns.Type() == "namespace_import" && ns.NamedChildCount() > 0 {
+							namespaces[f.text(ns.NamedChild(0))] = true
+						}
+					}
+				}
+			}
 		case "export_specifier":
 			exported[f.text(n.ChildByFieldName("name"))] = true
 			exported[f.text(n.ChildByFieldName("alias"))] = true
@@ -405,7 +420,13 @@ func scanNode(f *parsed) *scan {
 			if par.typ == "call_expression" && top.field == "function" {
 				use = UseCall
 			}
-			addRef(f.text(p), kindMember, use, p, top.assert)
+			kind := kindMember
+			if o := n.ChildByFieldName("object"); o != nil && o.Type() == "identifier" && namespaces[f.text(o)] {
+				// ns.f through `import * as ns` or `const ns = require()`:
+				// a module's name, as if imported.
+				kind = kindImport
+			}
+			addRef(f.text(p), kind, use, p, top.assert)
 		case "subscript_expression":
 			// obj['_state'] reaches a private name by string.
 			if text, ok := nodeString(f, n.ChildByFieldName("index")); ok && (nodePrivate(text) || strings.HasPrefix(text, "#")) {
@@ -655,8 +676,10 @@ func internalNode(r ref, a *auditor) (bool, string) {
 			_, w := p.lookup(p.ctorSyms, r.name)
 			return true, w + " constructor of"
 		}
-	case kindName, kindImport:
+	case kindImport:
 		return p.lookup(p.types, r.name)
 	}
+	// A bare name the test neither declares nor imports is a global
+	// (describe, expect, process): a module's own names are out of reach.
 	return false, ""
 }

@@ -89,6 +89,8 @@ it('reaches inside', () => {
   deepStrictEqual((bk.Range.parse('1.0.0') as any).sets, []);
   strictEqual(nextPrerelease(parse('1.0.0'), 'rc').toString(), '1.0.1-rc.0');
   strictEqual(cache._entries['_size'], 0);
+  strictEqual(bk.holds, undefined);
+  holds();
 });
 `, []string{
 			"line 4: imports the unexported `nextPrerelease`",
@@ -97,6 +99,10 @@ it('reaches inside', () => {
 			"line 10: asserts on the private `sets`",
 			"line 12: asserts on the private `_entries`",
 			"line 12: asserts on the private `_size`",
+			"line 13: asserts on the unexported `holds`",
+			// A bare name is a global, not the module's (not internal),
+			// but still a PR name the EP never writes.
+			"line 14: calls `holds`, which the PR introduces and the EP never names",
 		}},
 		{"undocumented", "TypeScript", "test/gen.test.ts", `import { test } from 'node:test';
 import { ok } from 'node:assert';
