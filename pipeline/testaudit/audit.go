@@ -64,7 +64,8 @@ type File struct {
 
 // Input is one generated test and what it is audited against.
 type Input struct {
-	// Language is a pipeline/lang name: "Go", "Python", "Java" or "Rust".
+	// Language is a pipeline/lang name: "Go", "Python", "Java", "Rust",
+	// "JavaScript" or "TypeScript".
 	Language string
 	// Test is the generated test file.
 	Test File
@@ -73,8 +74,8 @@ type Input struct {
 	// conftest.py, test base classes): their names are the test's own.
 	Helpers []File
 	// Product are the project's source files the test exercises, after
-	// the PR (for Java, whose visibility is declared, not named; the
-	// other languages decide by name alone).
+	// the PR (for Java, JavaScript and TypeScript, whose visibility is
+	// declared, not named; Go and Python decide by name alone).
 	Product []File
 	// NewSymbols are the names the PR introduces (classes, functions,
 	// methods, constants, fields), last name component only.
@@ -127,6 +128,9 @@ type Language struct {
 	// Doc says what counts as internal, for reports and docs.
 	Doc     string
 	grammar func() *sitter.Language
+	// pathGrammar, when set, picks another grammar by file name (nil:
+	// grammar): TypeScript's .tsx files are TSX.
+	pathGrammar func(path string) *sitter.Language
 	// scan reads a parsed file's declarations, references and tests.
 	scan func(f *parsed) *scan
 	// internal decides whether a reference not declared by the test is
@@ -138,7 +142,7 @@ type Language struct {
 }
 
 // Languages lists the audited languages, one rule file each.
-var Languages = []*Language{Go, Python, Java, Rust}
+var Languages = []*Language{Go, Python, Java, Rust, JavaScript, TypeScript}
 
 // Lookup returns the rule of a language, or nil when it is not audited.
 func Lookup(name string) *Language {

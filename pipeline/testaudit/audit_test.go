@@ -529,7 +529,7 @@ func TestDeclarationsJava(t *testing.T) {
 
 // TestHostileNesting: deep nesting is walked without recursion.
 func TestHostileNesting(t *testing.T) {
-	for _, lang := range []string{"Go", "Python", "Java"} {
+	for _, lang := range []string{"Go", "Python", "Java", "JavaScript", "TypeScript"} {
 		var src string
 		switch lang {
 		case "Go":
@@ -538,6 +538,8 @@ func TestHostileNesting(t *testing.T) {
 			src = "def test_a():\n    x = " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n"
 		case "Java":
 			src = "class A { @Test void a() { int x = " + strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000) + "; } }\n"
+		case "JavaScript", "TypeScript":
+			src = strings.Repeat("describe('d', () => {", 5000) + "it('a', () => { x = " + strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000) + "; });" + strings.Repeat("});", 5000) + "\n"
 		}
 		if _, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "x", Source: []byte(src)}}); err != nil {
 			t.Errorf("%s: %v", lang, err)
@@ -549,6 +551,8 @@ func FuzzAudit(f *testing.F) {
 	f.Add(uint8(0), "package a\nfunc TestA(t *testing.T) { s.x(); v := value{k: 1}; _ = v }\n")
 	f.Add(uint8(1), "from a._b import c\ndef test_a(): assert c._d\n")
 	f.Add(uint8(2), "class A { @Test void a() { new B().c(); X.class.getDeclaredField(\"f\"); } }\n")
+	f.Add(uint8(3), "const { a } = require('./_b');\ndescribe('d', () => { it('t', () => { assert.ok(new a.B()._c['_d']); }); });\nmodule.exports = { a };\n")
+	f.Add(uint8(4), "import { a } from './b';\nclass K { private constructor(readonly x: number, private y: string) {} #z = 1; }\ntest('t', () => { expect(new K(1, '').y).toBe(1); });\n")
 	f.Fuzz(func(t *testing.T, which uint8, src string) {
 		lang := Languages[int(which)%len(Languages)].Name
 		rep, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "x", Source: []byte(src)},

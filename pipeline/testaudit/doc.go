@@ -10,7 +10,10 @@
 //     underscore, or anything reached through a private module, in Python
 //     (lang_python.go); a private or package-private class, constructor,
 //     method or field in Java (lang_java.go), read from the product's own
-//     declarations, plus reflection that opens such members.
+//     declarations, plus reflection that opens such members; in
+//     JavaScript and TypeScript (lang_node.go), a name its module does
+//     not export, a #private, private or protected member, or an
+//     underscore-led name, read from the product's declarations.
 //   - a test that uses a symbol the pull request newly introduces whose
 //     exact name the EP text never spells out (Rule Undocumented): an agent
 //     implementing the proposal cannot know that name.

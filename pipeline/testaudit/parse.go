@@ -52,7 +52,13 @@ func (p *parser) scanFile(ctx context.Context, l *Language, f File) (*scan, erro
 	if len(f.Source) > MaxSource {
 		return nil, fmt.Errorf("%d bytes, more than the %d the audit reads", len(f.Source), MaxSource)
 	}
-	p.p.SetLanguage(l.grammar())
+	g := l.grammar()
+	if l.pathGrammar != nil {
+		if pg := l.pathGrammar(f.Path); pg != nil {
+			g = pg
+		}
+	}
+	p.p.SetLanguage(g)
 	tree, err := p.p.ParseCtx(ctx, nil, f.Source)
 	if err != nil {
 		p.p.Reset()

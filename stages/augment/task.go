@@ -68,7 +68,8 @@ type task struct {
 	dirFiles map[string][]string
 	// existing caches the test functions of head test files by folder.
 	existing map[string][]existingTest
-	// product are the product files the Java and Rust audits read.
+	// product are the product files the Java, Rust, JavaScript and
+	// TypeScript audits read.
 	product []testaudit.File
 }
 
@@ -188,7 +189,8 @@ func (t *task) epText() []byte {
 // loadSymbols finds the names the PR introduces: the new classes and
 // functions of pipeline/syntax and the new declarations (constants,
 // fields, variables) of the test audit's declaration reader; and, for
-// Java and Rust, the product files whose visibility the audit reads.
+// Java, Rust, JavaScript and TypeScript, the product files whose
+// visibility the audit reads.
 func (t *task) loadSymbols(ctx context.Context) error {
 	set := map[string]bool{}
 	for _, f := range t.scopes.Files {
@@ -226,9 +228,9 @@ func (t *task) loadSymbols(ctx context.Context) error {
 		t.newSymbols = append(t.newSymbols, n)
 	}
 	sort.Strings(t.newSymbols)
-	// Java and Rust declare visibility: the audit reads the product's
-	// declarations in the folders the PR changes.
-	if ext := map[string]string{"Java": ".java", "Rust": ".rs"}[t.language]; ext != "" {
+	// Java, Rust, JavaScript and TypeScript declare visibility: the audit
+	// reads the product's declarations in the folders the PR changes.
+	if ext := map[string]string{"Java": ".java", "Rust": ".rs", "TypeScript": ".ts", "JavaScript": ".js"}[t.language]; ext != "" {
 		dirs := make([]string, 0, len(productDirs))
 		for d := range productDirs {
 			dirs = append(dirs, d)
