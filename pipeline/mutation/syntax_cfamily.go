@@ -67,3 +67,18 @@ func cZero(s *Source, fn *sitter.Node) (string, bool) {
 	}
 	return "", false
 }
+
+// cDeclaratorName is the name a C or C++ function definition declares:
+// its declarator's innermost function declarator's ("f", "V::f",
+// "operator==", "~V"), through pointer and reference declarators.
+func cDeclaratorName(d *sitter.Node) *sitter.Node {
+	n := d.ChildByFieldName("declarator")
+	for depth := 0; n != nil && depth < 16; depth++ {
+		switch n.Type() {
+		case "identifier", "qualified_identifier", "field_identifier", "destructor_name", "operator_name", "template_function":
+			return n
+		}
+		n = n.ChildByFieldName("declarator")
+	}
+	return nil
+}
