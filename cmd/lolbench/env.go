@@ -78,8 +78,10 @@ bookworm made with debootstrap, with git, Go, Python 3, pytest, coverage.py
 and pip. --lang java builds the Java image, one layer on top of the common
 one (built first when missing): OpenJDK 17, Maven offline against Debian's
 repository, JUnit 5, Surefire, JaCoCo and lolbench's per-test coverage
-listener. --lang all builds every image; lolbench lang list shows which
-language has one.
+listener. --lang c (or cpp) builds the C and C++ image, also one layer on
+the common one: gcc and g++ 12, CMake and CTest, cmocka, GoogleTest (and its
+sources), gcovr and lolbench-ctest. --lang all builds every image; lolbench
+lang list shows which language has one.
 
 Recipes name them as "` + baseimage.Name + `" and pick one by their language: field (the
 sample projects do). A tag is a hash of the build script (and of the
@@ -93,6 +95,7 @@ The tags are printed on standard output, one a line; progress goes to
 standard error.`,
 		Example: `  lolbench env base
   lolbench env base --lang java
+  lolbench env base --lang cpp
   lolbench env base --lang all --print   # the tags only, nothing built
   lolbench env base --force              # rebuild the common image and replace it`,
 		Args: cobra.NoArgs,
@@ -123,7 +126,7 @@ standard error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, go, python, or all); default the common image")
+	cmd.Flags().StringSliceVar(&opts.Langs, "lang", nil, "build the image of these languages (java, c, cpp, go, python, or all); default the common image")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "rebuild the images asked for even when they exist")
 	cmd.Flags().BoolVar(&opts.Print, "print", false, "print the tags without building anything")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"image": TAG of the last image, "images": {KEY: TAG}}`)

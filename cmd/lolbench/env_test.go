@@ -49,8 +49,12 @@ func TestEnvBaseLang(t *testing.T) {
 	if want := baseimage.ContentTag() + "\n" + baseimage.Java.ContentTag(nil) + "\n"; code != 0 || out != want {
 		t.Fatalf("two languages: code %d, out %q, want %q", code, out, want)
 	}
-	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != out {
-		t.Fatalf("--lang all: %q, want %q", out2, out)
+	if out2, _, _ := runCLI(t, "env", "base", "--print", "--lang", "all"); out2 != out+baseimage.CFamily.ContentTag(nil)+"\n" {
+		t.Fatalf("--lang all: %q, want %q and the C family's", out2, out)
+	}
+	// C and C++ share one image: by language name, key or alias.
+	if out, _, code := runCLI(t, "env", "base", "--print", "--lang", "c,cpp", "--lang", "C++"); code != 0 || out != baseimage.CFamily.ContentTag(nil)+"\n" {
+		t.Fatalf("--lang c,cpp: code %d, out %q", code, out)
 	}
 	if _, errOut, code := runCLI(t, "env", "base", "--print", "--lang", "cobol"); code != exitBadInput || !strings.Contains(errOut, `--lang "cobol": no offline base image serves it`) {
 		t.Fatalf("unknown language: code %d, %q", code, errOut)

@@ -71,7 +71,7 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoveragePython
 		case "Java":
 			name = recipe.CoverageJaCoCo
-		case "C", "C++":
+		case "C", "C++", "C/C++ Header":
 			name = recipe.CoverageGcov
 		default:
 			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco or gcov)", orUnknown(language))

@@ -48,7 +48,7 @@ func findNegateCondition(s *Source) []Site {
 
 // parenthesized are the languages whose conditions carry their
 // parentheses in the condition node.
-var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true}
+var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true, "C/C++ Header": true}
 
 // conditionOf returns a statement's condition node. Go's "for cond {}"
 // holds its condition as a plain child.

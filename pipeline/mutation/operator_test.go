@@ -188,7 +188,7 @@ func TestRegistry(t *testing.T) {
 	if len(Registry) != 6 {
 		t.Errorf("%d operators, want the 6 of issue 7", len(Registry))
 	}
-	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"C", "C++", "Go", "Java", "Python"}) {
+	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"C", "C++", "C/C++ Header", "Go", "Java", "Python"}) {
 		t.Errorf("languages %v", got)
 	}
 }

@@ -32,6 +32,10 @@ func init() {
 		Stub: "{\n    (void)%s;\n    __builtin_trap();\n}"})
 	syntaxes["C++"] = common(&Syntax{Language: cpp.GetLanguage, Functions: set("function_definition", "lambda_expression"),
 		Stub: "{\n  throw %s;\n}"})
+	// Headers parse as C++, as their scopes do (pipeline/syntax): inline
+	// functions and templates.
+	syntaxes["C/C++ Header"] = common(&Syntax{Language: cpp.GetLanguage, Functions: set("function_definition", "lambda_expression"),
+		Stub: "{\n  throw %s;\n}"})
 }
 
 // cZero writes the zero value of a C or C++ function's result: 0 for
@@ -48,7 +52,7 @@ func cZero(s *Source, fn *sitter.Node) (string, bool) {
 	}
 	switch d.Type() {
 	case "pointer_declarator":
-		if s.Language == "C++" {
+		if s.Language != "C" {
 			return "nullptr", true
 		}
 		return "0", true
@@ -62,7 +66,7 @@ func cZero(s *Source, fn *sitter.Node) (string, bool) {
 		return "false", true
 	case t.Type() == "primitive_type" || t.Type() == "sized_type_specifier":
 		return "0", true
-	case s.Language == "C++" && t.Type() != "placeholder_type_specifier":
+	case s.Language != "C" && t.Type() != "placeholder_type_specifier":
 		return "{}", true
 	}
 	return "", false

@@ -106,6 +106,13 @@ var CFamily = &Image{
 	Toolchain: "gcc/g++ 12, CMake and CTest 3.25, cmocka 1.1, GoogleTest 1.12 (and its sources), gcov, gcovr 5.2",
 }
 
+// HostSDK names, per language (a pipeline/lang name), why lolbench builds
+// no offline image for it and what a recipe brings from the host instead:
+// the support matrix (lolbench lang list) shows it.
+var HostSDK = map[string]string{
+	"C#": "needs an SDK from the host: Debian has no .NET SDK (only mono's mcs, C# 7 at most), and Roslyn and ASP.NET Core build with dotnet; a recipe brings one through files: (docs/projects.md, \"C#\")",
+}
+
 // Images lists the images, parents first.
 var Images = []*Image{Common, Java, CFamily}
 
