@@ -82,8 +82,10 @@ listener. --lang rust builds the Rust image, also on the common one: rustc
 1.63 and cargo offline against the crates Debian packages, LLVM 14's
 coverage tools and lolbench-cargo-test. --lang node (or typescript, javascript) builds the node image:
 Node.js 18, TypeScript and ts-node, and lolbench-node-test with its JUnit
-reporter. --lang all builds every image; lolbench lang list shows which
-language has one.
+reporter. --lang c (or cpp) builds the C and C++ image, also one layer on
+the common one: gcc and g++ 12, CMake and CTest, cmocka, GoogleTest (and its
+sources), gcovr and lolbench-ctest. --lang all builds every image; lolbench
+lang list shows which language has one.
 
 Recipes name them as "` + baseimage.Name + `" and pick one by their language: field (the
 sample projects do). A tag is a hash of the build script (and of the
@@ -98,6 +100,7 @@ standard error.`,
 		Example: `  lolbench env base
   lolbench env base --lang java
   lolbench env base --lang rust
+  lolbench env base --lang cpp
   lolbench env base --lang all --print   # the tags only, nothing built
   lolbench env base --force              # rebuild the common image and replace it`,
 		Args: cobra.NoArgs,

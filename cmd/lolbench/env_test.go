@@ -64,6 +64,10 @@ func TestEnvBaseLang(t *testing.T) {
 		!strings.HasPrefix(out, "lolbench/offline-base:node-bookworm-") {
 		t.Fatalf("--lang typescript,JavaScript,node: code %d, out %q", code, out)
 	}
+	// C and C++ share one image: by language name, key or alias.
+	if out, _, code := runCLI(t, "env", "base", "--print", "--lang", "c,cpp", "--lang", "C++"); code != 0 || out != baseimage.CFamily.ContentTag(nil)+"\n" {
+		t.Fatalf("--lang c,cpp: code %d, out %q", code, out)
+	}
 	if _, errOut, code := runCLI(t, "env", "base", "--print", "--lang", "cobol"); code != exitBadInput || !strings.Contains(errOut, `--lang "cobol": no offline base image serves it`) {
 		t.Fatalf("unknown language: code %d, %q", code, errOut)
 	}

@@ -53,11 +53,23 @@ from the code that does the work; docs/languages.md is the same matrix
 				if r.SingleTest != "" {
 					single = "yes"
 				}
+				img := dash(r.BaseImage)
+				if r.HostSDK != "" {
+					img = "host SDK"
+				}
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.Language, yesDash(r.Scopes), len(r.Reset),
 					dash(strings.Join(r.Formats, ",")), single, cov, len(r.Mutation), yesDash(r.TestAudit), yesDash(r.Canary),
-					dash(r.BaseImage), dash(strings.Join(r.Samples, ",")))
+					img, dash(strings.Join(r.Samples, ",")))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if r.HostSDK != "" {
+					fmt.Fprintf(f.IO.Out, "\n%s %s.\n", r.Language, r.HostSDK)
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matrix as JSON, one object per language")

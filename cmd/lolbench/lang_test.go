@@ -7,18 +7,27 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/lang/support"
+	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 // TestLang: lang list prints one row per language of the table, as text
 // and JSON; lang doc prints docs/languages.md's text.
 func TestLang(t *testing.T) {
 	out, errOut, code := runCLI(t, "lang", "list")
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	// The table, then a note per language whose toolchain the host brings.
+	table, notes, _ := strings.Cut(out, "\n\n")
+	lines := strings.Split(table, "\n")
+	if notes != "C# "+baseimage.HostSDK["C#"]+".\n" || !strings.HasPrefix(baseimage.HostSDK["C#"], "needs an SDK from the host: Debian has no .NET SDK") {
+		t.Errorf("notes %q", notes)
+	}
 	if code != 0 || errOut != "" || len(lines) != len(lang.Table)+1 || !strings.HasPrefix(lines[0], "LANGUAGE ") {
 		t.Fatalf("code %d, stderr %q, %d lines:\n%s", code, errOut, len(lines), out)
 	}
 	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "Java yes 8 junit yes jacoco per test 6 yes yes java coinage" {
 		t.Errorf("Java row %q", lines[3])
+	}
+	if f := strings.Fields(lines[7]); strings.Join(f, " ") != "C++ yes 22 junit yes gcov per test 6 - yes cfamily semkit" {
+		t.Errorf("C++ row %q", lines[7])
 	}
 	out, _, code = runCLI(t, "lang", "list", "--json")
 	var rows []support.Row

@@ -31,6 +31,8 @@ func init() {
 	Adapters = append(Adapters, gcovAdapter{})
 	statementRulesByLang["C"] = cStatementRules(c.GetLanguage)
 	statementRulesByLang["C++"] = cStatementRules(cpp.GetLanguage)
+	// Headers parse as C++, as their scopes do (pipeline/syntax).
+	statementRulesByLang["C/C++ Header"] = cStatementRules(cpp.GetLanguage)
 }
 
 // cStatementRules: statements of function bodies (C and C++ run no code

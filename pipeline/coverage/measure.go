@@ -73,7 +73,7 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 			name = recipe.CoverageJaCoCo
 		case "Rust":
 			name = recipe.CoverageLLVM
-		case "C", "C++":
+		case "C", "C++", "C/C++ Header":
 			name = recipe.CoverageGcov
 		case "JavaScript", "TypeScript":
 			name = recipe.CoverageV8

@@ -25,7 +25,7 @@ func findDeleteCall(s *Source) []Site {
 		var st Site
 		if s.Language == "Python" {
 			st = site(n, "pass")
-		} else if p := n.Parent(); (s.Language == "C" || s.Language == "C++") && p != nil && p.Type() != "compound_statement" || nodeBodyStatement(s, n) {
+		} else if p := n.Parent(); (s.Language == "C" || s.Language == "C++" || s.Language == "C/C++ Header") && p != nil && p.Type() != "compound_statement" || nodeBodyStatement(s, n) {
 			// The body of a for, while or if without braces: an empty
 			// statement keeps the next statement out of it.
 			st = site(n, ";")

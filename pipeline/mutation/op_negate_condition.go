@@ -53,7 +53,7 @@ func findNegateCondition(s *Source) []Site {
 
 // parenthesized are the languages whose conditions carry their
 // parentheses in the condition node.
-var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true, "JavaScript": true, "TypeScript": true}
+var parenthesized = map[string]bool{"Java": true, "C": true, "C++": true, "C/C++ Header": true, "JavaScript": true, "TypeScript": true}
 
 // conditionOf returns a statement's condition node. Go's "for cond {}"
 // holds its condition as a plain child.

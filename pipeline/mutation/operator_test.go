@@ -211,7 +211,7 @@ func TestRegistry(t *testing.T) {
 	if len(Registry) != 6 {
 		t.Errorf("%d operators, want the 6 of issue 7", len(Registry))
 	}
-	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"C", "C++", "Go", "Java", "JavaScript", "Python", "Rust", "TypeScript"}) {
+	if got := OperatorLanguages(); !reflect.DeepEqual(got, []string{"C", "C++", "C/C++ Header", "Go", "Java", "JavaScript", "Python", "Rust", "TypeScript"}) {
 		t.Errorf("languages %v", got)
 	}
 }

@@ -85,7 +85,7 @@ func (s *Solution) Contents() map[string][]byte {
 }
 
 // LoadSolution reads the reference solution of change ch (base to head of
-// repo): every changed file that is not a test file or test data. Binary
+// repo): every changed file that the build's test patch does not hold. Binary
 // files and files larger than 2 MiB are kept out of mutation: their
 // contents are not read (Base and After stay nil, Status tells).
 func LoadSolution(ctx context.Context, repo *diff.Repo, ch *diff.Change) (*Solution, error) {
@@ -94,7 +94,9 @@ func LoadSolution(ctx context.Context, repo *diff.Repo, ch *diff.Change) (*Solut
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if f.Category == lang.Test || f.Category == lang.TestData {
+		// What the build puts in the test patch (stages/build.Split): test
+		// files, test data, vendored files and test configuration.
+		if f.Category == lang.Test || f.Category == lang.TestData || f.Category == lang.Vendor || lang.TestInfra(f.Path(), nil).Whole {
 			continue
 		}
 		sf := File{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Language: f.Language, Category: f.Category,

@@ -299,6 +299,11 @@ func defName(s *Source, d *sitter.Node) string {
 	if n := d.ChildByFieldName("name"); n != nil {
 		return s.Text(n)
 	}
+	if d.Type() == "function_definition" {
+		if n := cDeclaratorName(d); n != nil {
+			return s.Text(n) // C and C++ (syntax_cfamily.go)
+		}
+	}
 	return d.Type()
 }
 

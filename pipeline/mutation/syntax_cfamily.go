@@ -32,6 +32,10 @@ func init() {
 		Stub: "{\n    (void)%s;\n    __builtin_trap();\n}"})
 	syntaxes["C++"] = common(&Syntax{Language: cpp.GetLanguage, Functions: set("function_definition", "lambda_expression"),
 		Stub: "{\n  throw %s;\n}"})
+	// Headers parse as C++, as their scopes do (pipeline/syntax): inline
+	// functions and templates.
+	syntaxes["C/C++ Header"] = common(&Syntax{Language: cpp.GetLanguage, Functions: set("function_definition", "lambda_expression"),
+		Stub: "{\n  throw %s;\n}"})
 }
 
 // cZero writes the zero value of a C or C++ function's result: 0 for
@@ -48,7 +52,7 @@ func cZero(s *Source, fn *sitter.Node) (string, bool) {
 	}
 	switch d.Type() {
 	case "pointer_declarator":
-		if s.Language == "C++" {
+		if s.Language != "C" {
 			return "nullptr", true
 		}
 		return "0", true
@@ -62,8 +66,23 @@ func cZero(s *Source, fn *sitter.Node) (string, bool) {
 		return "false", true
 	case t.Type() == "primitive_type" || t.Type() == "sized_type_specifier":
 		return "0", true
-	case s.Language == "C++" && t.Type() != "placeholder_type_specifier":
+	case s.Language != "C" && t.Type() != "placeholder_type_specifier":
 		return "{}", true
 	}
 	return "", false
+}
+
+// cDeclaratorName is the name a C or C++ function definition declares:
+// its declarator's innermost function declarator's ("f", "V::f",
+// "operator==", "~V"), through pointer and reference declarators.
+func cDeclaratorName(d *sitter.Node) *sitter.Node {
+	n := d.ChildByFieldName("declarator")
+	for depth := 0; n != nil && depth < 16; depth++ {
+		switch n.Type() {
+		case "identifier", "qualified_identifier", "field_identifier", "destructor_name", "operator_name", "template_function":
+			return n
+		}
+		n = n.ChildByFieldName("declarator")
+	}
+	return nil
 }

@@ -36,6 +36,7 @@ var Samples = map[string][]string{
 	// together (lang.SameFamily).
 	"TypeScript": {"bumpkit"},
 	"JavaScript": {"bumpkit"},
+	"C++":    {"semkit"},
 }
 
 // Row is one language's support.
@@ -67,6 +68,9 @@ type Row struct {
 	// BaseImage is the key of its offline base image (lolbench env base
 	// --lang), "" for none.
 	BaseImage string `json:"base_image,omitempty"`
+	// HostSDK says, for a language without an offline image, that its
+	// toolchain must come from the host, and why (baseimage.HostSDK).
+	HostSDK string `json:"host_sdk,omitempty"`
 	// Samples are its bundled samples.
 	Samples []string `json:"samples"`
 }
@@ -91,6 +95,7 @@ func Matrix() []Row {
 		if im := baseimage.ForLanguage(l.Name); im != nil {
 			r.BaseImage = im.Key
 		}
+		r.HostSDK = baseimage.HostSDK[l.Name]
 		out = append(out, r)
 	}
 	return out
@@ -172,8 +177,12 @@ func Markdown() string {
 		if len(r.Mutation) > 0 {
 			mut = fmt.Sprintf("%d operators, stub revert", len(r.Mutation))
 		}
+		img := orDash(r.BaseImage)
+		if r.HostSDK != "" {
+			img = "needs an SDK from the host"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Language, yes(r.Scopes), list(r.TestFiles),
-			list(r.Reset), list(r.Formats), orDash(r.SingleTest), cov, mut, yes(r.TestAudit), yes(r.Canary), orDash(r.BaseImage), list(r.Samples))
+			list(r.Reset), list(r.Formats), orDash(r.SingleTest), cov, mut, yes(r.TestAudit), yes(r.Canary), img, list(r.Samples))
 	}
 	b.WriteString("\nMutation operators: ")
 	var ops []string
@@ -190,6 +199,11 @@ func Markdown() string {
 			parent = "`" + im.Parent.Key + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | `%s` |\n", im.Key, strings.Join(im.Languages, ", "), parent, im.Toolchain, im.EnvVar)
+	}
+	for _, r := range rows {
+		if r.HostSDK != "" {
+			fmt.Fprintf(&b, "\n%s %s.\n", r.Language, r.HostSDK)
+		}
 	}
 	b.WriteString("\n## What adding a language takes\n\nEach piece is one entry in one place; a language without a piece says so in\n")
 	b.WriteString("test/languages/lacks.go, and the test fails both when a piece is missing without being declared and\nwhen a declared gap has been filled (docs/maintainers.md has the steps).\n\n")

@@ -136,6 +136,13 @@ var Node = &Image{
 	Toolchain: "Node.js 18 (node:test), TypeScript 4.8, ts-node 10.9, lolbench-node-test with a JUnit reporter (file, \"describe › it\")",
 }
 
+// HostSDK names, per language (a pipeline/lang name), why lolbench builds
+// no offline image for it and what a recipe brings from the host instead:
+// the support matrix (lolbench lang list) shows it.
+var HostSDK = map[string]string{
+	"C#": "needs an SDK from the host: Debian has no .NET SDK (only mono's mcs, C# 7 at most), and Roslyn and ASP.NET Core build with dotnet; a recipe brings one through files: (docs/projects.md, \"C#\")",
+}
+
 // Images lists the images, parents first.
 var Images = []*Image{Common, Java, Rust, CFamily, Node}
 

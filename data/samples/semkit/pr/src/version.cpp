@@ -1,5 +1,6 @@
 #include "semkit/version.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
@@ -26,15 +27,7 @@ int read_number(const std::string& s, std::size_t& pos) {
 }
 
 bool numeric(const std::string& id) {
-  if (id.empty()) {
-    return false;
-  }
-  for (char c : id) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) {
-      return false;
-    }
-  }
-  return true;
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 // compare_pre compares two pre-release tags identifier by identifier:
