@@ -235,7 +235,8 @@ func passedIn(c Canary, real []results.Result) bool {
 		if r.Status != results.Passed {
 			continue
 		}
-		if c.Unit == "" || strings.HasPrefix(r.Name, c.Unit+".") {
+		// Go's ids are "importpath.TestX", cargo's "binary::path::name".
+		if c.Unit == "" || strings.HasPrefix(r.Name, c.Unit+".") || strings.HasPrefix(r.Name, c.Unit+"::") {
 			return true
 		}
 	}
