@@ -208,8 +208,8 @@ func TestRustSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Completed 100% under the map mutate wrote (issue 25).
-	if gold.Reward != 1 || gold.Verdict != "passed" || gold.SectionsTotal != 5 || gold.SectionsCompleted != gold.SectionsTotal || gold.Canaries != 1 {
-		t.Errorf("verify, the reference solution: reward %d, %s, %d of %d sections completed (%+v), %d canaries; want reward 1, 5 of 5 sections completed, 1 canary (in tests/)",
+	if gold.Reward != 1 || gold.Verdict != "passed" || gold.SectionsTotal != 5 || gold.SectionsCompleted != gold.SectionsTotal || gold.Canaries != 5 {
+		t.Errorf("verify, the reference solution: reward %d, %s, %d of %d sections completed (%+v), %d canaries; want reward 1, 5 of 5 sections completed, 5 canaries (a target in tests/ and one in each of its four files)",
 			gold.Reward, gold.Verdict, gold.SectionsCompleted, gold.SectionsTotal, gold.Sections, gold.Canaries)
 	}
 	emptyPatch := filepath.Join(t.TempDir(), "empty.patch")
@@ -217,7 +217,7 @@ func TestRustSample(t *testing.T) {
 	if err := json.Unmarshal(lolbench(1, "verify", task, "--solution", emptyPatch, "--out", t.TempDir(), "--json"), &empty); err != nil {
 		t.Fatal(err)
 	}
-	if empty.Reward != 0 || empty.Verdict != "failed" || empty.SectionsCompleted != 0 || empty.Canaries != 1 {
+	if empty.Reward != 0 || empty.Verdict != "failed" || empty.SectionsCompleted != 0 || empty.Canaries != 5 {
 		t.Errorf("verify, the empty patch: %+v; want reward 0, failed, no section completed", empty)
 	}
 }

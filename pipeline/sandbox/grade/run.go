@@ -235,7 +235,8 @@ func passedIn(c Canary, real []results.Result) bool {
 		if r.Status != results.Passed {
 			continue
 		}
-		if c.Unit == "" || strings.HasPrefix(r.Name, c.Unit+".") {
+		// Go's ids are "importpath.TestX", cargo's "binary::path::name".
+		if c.Unit == "" || strings.HasPrefix(r.Name, c.Unit+".") || strings.HasPrefix(r.Name, c.Unit+"::") {
 			return true
 		}
 	}
@@ -277,8 +278,9 @@ func canaryOf(id string, cs []Canary) (Canary, bool) {
 			}
 		}
 		// A module that failed to import is reported by its name; the
-		// canary's module is named after the canary.
-		if c.File != "" && strings.Contains(id, strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))) {
+		// canary's module is named after the canary. A canary appended to
+		// a real test file (Rust's, which names its unit) is not.
+		if c.Unit == "" && c.File != "" && strings.Contains(id, strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File))) {
 			return c, true
 		}
 	}
