@@ -64,7 +64,8 @@ type File struct {
 
 // Input is one generated test and what it is audited against.
 type Input struct {
-	// Language is a pipeline/lang name: "Go", "Python" or "Java".
+	// Language is a pipeline/lang name: "Go", "Python", "Java", "C",
+	// "C++" or "C/C++ Header".
 	Language string
 	// Test is the generated test file.
 	Test File
@@ -73,8 +74,8 @@ type Input struct {
 	// conftest.py, test base classes): their names are the test's own.
 	Helpers []File
 	// Product are the project's source files the test exercises, after
-	// the PR (for Java, whose visibility is declared, not named; the
-	// other languages decide by name alone).
+	// the PR (for Java, C and C++, whose visibility is declared, not
+	// named; the other languages decide by name alone).
 	Product []File
 	// NewSymbols are the names the PR introduces (classes, functions,
 	// methods, constants, fields), last name component only.
@@ -138,7 +139,7 @@ type Language struct {
 }
 
 // Languages lists the audited languages, one rule file each.
-var Languages = []*Language{Go, Python, Java}
+var Languages = []*Language{Go, Python, Java, C, Cpp, CHeader}
 
 // Lookup returns the rule of a language, or nil when it is not audited.
 func Lookup(name string) *Language {
@@ -219,6 +220,8 @@ type scan struct {
 	imports map[string]bool
 	// syntaxLine is the first line with a parse error, 0 when none.
 	syntaxLine int
+	// path is the file's path (C and C++ tell headers from sources).
+	path string
 }
 
 // symtab is a product's symbols by name.

@@ -10,7 +10,10 @@
 //     underscore, or anything reached through a private module, in Python
 //     (lang_python.go); a private or package-private class, constructor,
 //     method or field in Java (lang_java.go), read from the product's own
-//     declarations, plus reflection that opens such members.
+//     declarations, plus reflection that opens such members; in C and C++
+//     (lang_cfamily.go), static and source-only names, private and
+//     protected members, anonymous, detail and internal namespaces, an
+//     #include of a source file and #define private public.
 //   - a test that uses a symbol the pull request newly introduces whose
 //     exact name the EP text never spells out (Rule Undocumented): an agent
 //     implementing the proposal cannot know that name.
