@@ -244,6 +244,9 @@ func (t *task) loadSymbols(ctx context.Context) error {
 			}
 		}
 	}
+	if t.language == "C" || t.language == "C++" {
+		t.product = append(t.product, t.cfamilyProduct()...)
+	}
 	return nil
 }
 
