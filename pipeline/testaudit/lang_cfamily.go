@@ -461,6 +461,11 @@ func productCfamily(files []*scan) *symtab {
 				continue
 			}
 			exported, word := d.Exported, d.Visibility
+			if header && word == "static" {
+				// static inline in a header: every includer gets its
+				// copy, it is the header's interface.
+				exported, word = true, ""
+			}
 			if exported && !header && headers && d.Class == "" {
 				// Declared in a source file: public only if a header
 				// declares it too (the other declaration makes it so).
