@@ -170,6 +170,24 @@ func scanCfamily(f *parsed) *scan {
 	defs := map[string]*sitter.Node{}
 	var cmocka []ref
 	macroParams := map[uint32]bool{} // a TEST macro's parameter list
+	varTypes := map[string]string{}  // variable -> declared type ("?" when ambiguous)
+	type pending struct {
+		i    int
+		recv string
+	}
+	var recvs []pending
+	setType := func(name, typ string) {
+		if old, ok := varTypes[name]; ok && old != typ {
+			typ = "?"
+		}
+		varTypes[name] = typ
+	}
+	// receiver records the variable a member access goes through.
+	receiver := func(fe *sitter.Node) {
+		if a := fe.ChildByFieldName("argument"); a != nil && (a.Type() == "identifier" || a.Type() == "this") {
+			recvs = append(recvs, pending{len(s.refs) - 1, f.text(a)})
+		}
+	}
 	declare := func(name, kind, word string, n *sitter.Node, local bool, class string) {
 		if name == "" {
 			return
@@ -351,6 +369,9 @@ func scanCfamily(f *parsed) *scan {
 					continue
 				}
 				name, fn := cDeclName(f, n.Child(i))
+				if !fn && name != "" {
+					setType(name, cTypeName(f, n.ChildByFieldName("type")))
+				}
 				kind := "var"
 				switch {
 				case isMember && fn && name == cl:
@@ -367,6 +388,9 @@ func scanCfamily(f *parsed) *scan {
 		case "parameter_declaration", "optional_parameter_declaration":
 			name, _ := cDeclName(f, n.ChildByFieldName("declarator"))
 			declare(name, "var", "", n, true, "")
+			if name != "" {
+				setType(name, cTypeName(f, n.ChildByFieldName("type")))
+			}
 		case "for_range_loop":
 			name, _ := cDeclName(f, n.ChildByFieldName("declarator"))
 			declare(name, "var", "", n, true, "")
@@ -391,6 +415,9 @@ func scanCfamily(f *parsed) *scan {
 				}
 			}
 			s.refs = append(s.refs, ref{name: name, kind: kind, use: UseCall, line: line(n), recvType: scope})
+			if fn.Type() == "field_expression" {
+				receiver(fn)
+			}
 		case "new_expression":
 			if t := n.ChildByFieldName("type"); t != nil {
 				name := f.text(t)
@@ -404,6 +431,7 @@ func scanCfamily(f *parsed) *scan {
 				return
 			}
 			s.refs = append(s.refs, ref{name: f.text(n.ChildByFieldName("field")), kind: kindMember, use: use(top, UseReference), line: line(n)})
+			receiver(n)
 		case "qualified_identifier":
 			if par.typ == "qualified_identifier" || par.typ == "new_expression" || top.field == "declarator" ||
 				(par.typ == "call_expression" && top.field == "function") || (par.typ == "template_function" && top.field == "name") {
@@ -440,6 +468,13 @@ func scanCfamily(f *parsed) *scan {
 			s.refs = append(s.refs, ref{name: f.text(n), kind: kindType, use: use(top, UseReference), line: line(n)})
 		}
 	})
+	// A member reached through a variable of a known type carries the
+	// type as ".Type" (a qualified name's scope has no leading dot).
+	for _, p := range recvs {
+		if t := varTypes[p.recv]; t != "" && t != "?" {
+			s.refs[p.i].recvType = "." + t
+		}
+	}
 	for _, r := range cmocka {
 		if d := defs[r.name]; d != nil {
 			s.tests = append(s.tests, TestFunc{Name: r.name, Line: line(d), Fingerprint: fingerprint(f, d, d.ChildByFieldName("declarator"))})
@@ -507,6 +542,12 @@ func internalCfamily(r ref, a *auditor) (bool, string) {
 	case kindType:
 		return p.lookup(p.types, r.name)
 	case kindMember:
+		if strings.HasPrefix(r.recvType, ".") {
+			if p.types[r.recvType[1:]] == nil {
+				return false, "" // a library type's member: std::string::clear
+			}
+			return p.lookup(p.fields, r.name)
+		}
 		if r.recvType != "" {
 			// Foo::bar, ns::detail::f: a static member or a namespace's name.
 			return either(p.fields, p.methods)
@@ -518,4 +559,21 @@ func internalCfamily(r ref, a *auditor) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// cTypeName is the simple name of a declared type: Cache for Cache,
+// cache::Cache, const Cache&, std::vector<int>'s vector, struct store's
+// store; "" for a primitive type or auto.
+func cTypeName(f *parsed, t *sitter.Node) string {
+	for k := 0; t != nil && k < 8; k++ {
+		switch t.Type() {
+		case "type_identifier":
+			return f.text(t)
+		case "qualified_identifier", "template_type", "struct_specifier", "class_specifier", "union_specifier", "enum_specifier":
+			t = t.ChildByFieldName("name")
+		default:
+			return ""
+		}
+	}
+	return ""
 }

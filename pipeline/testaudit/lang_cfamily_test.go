@@ -100,6 +100,7 @@ namespace detail { int hash(const char* k); }
 class Cache {
   int size_ = 0;
   void evict();
+  void clear();
  public:
   Cache();
   int size() const;
@@ -144,6 +145,9 @@ TEST_F(CacheTest, Evicts) {
   EXPECT_EQ(e.key, 1);
   auto* p = new cache::Cache();
   delete p;
+  std::string str;
+  str.clear();
+  this->c.clear();
 }
 `
 	want := []string{
@@ -153,6 +157,7 @@ TEST_F(CacheTest, Evicts) {
 		"line 16: asserts on the protected `capacity_`",
 		"line 17: calls the detail-namespace `hash`",
 		"line 18: uses the private `Slot`",
+		"line 25: calls the private `clear`",
 	}
 	got := findings(t, Input{Language: "C++", Test: File{Path: "tests/cache_test.cpp", Source: []byte(src)}, Product: product})
 	if !reflect.DeepEqual(got, want) {
