@@ -26,6 +26,11 @@ import (
 //     test class (friend class FooTest, FRIEND_TEST) does not make the
 //     members it opens public, so reaching them stays a finding.
 //
+// As in Java, a name is internal only when no product declaration of it
+// is public, and a member reached through a variable whose declared type
+// is not a product type (std::string s; s.clear()) is never internal;
+// other member accesses are looked up by name.
+//
 // Tests are GoogleTest macros (TEST, TEST_F, TEST_P, TYPED_TEST,
 // TYPED_TEST_P: suite and name) and cmocka's cmocka_unit_test(fn) family
 // (the function fn, when the file defines it).
