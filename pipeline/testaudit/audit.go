@@ -65,7 +65,7 @@ type File struct {
 // Input is one generated test and what it is audited against.
 type Input struct {
 	// Language is a pipeline/lang name: "Go", "Python", "Java", "Rust",
-	// "JavaScript" or "TypeScript".
+	// "JavaScript", "TypeScript", "C", "C++" or "C/C++ Header".
 	Language string
 	// Test is the generated test file.
 	Test File
@@ -74,8 +74,8 @@ type Input struct {
 	// conftest.py, test base classes): their names are the test's own.
 	Helpers []File
 	// Product are the project's source files the test exercises, after
-	// the PR (for Java, JavaScript and TypeScript, whose visibility is
-	// declared, not named; Go and Python decide by name alone).
+	// the PR (for Java, Rust, JavaScript, TypeScript, C and C++, whose
+	// visibility is declared, not named; Go and Python decide by name alone).
 	Product []File
 	// NewSymbols are the names the PR introduces (classes, functions,
 	// methods, constants, fields), last name component only.
@@ -142,7 +142,7 @@ type Language struct {
 }
 
 // Languages lists the audited languages, one rule file each.
-var Languages = []*Language{Go, Python, Java, Rust, JavaScript, TypeScript}
+var Languages = []*Language{Go, Python, Java, Rust, JavaScript, TypeScript, C, Cpp, CHeader}
 
 // Lookup returns the rule of a language, or nil when it is not audited.
 func Lookup(name string) *Language {
@@ -223,6 +223,8 @@ type scan struct {
 	imports map[string]bool
 	// syntaxLine is the first line with a parse error, 0 when none.
 	syntaxLine int
+	// path is the file's path (C and C++ tell headers from sources).
+	path string
 }
 
 // symtab is a product's symbols by name.

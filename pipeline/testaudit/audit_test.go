@@ -551,8 +551,11 @@ func FuzzAudit(f *testing.F) {
 	f.Add(uint8(0), "package a\nfunc TestA(t *testing.T) { s.x(); v := value{k: 1}; _ = v }\n")
 	f.Add(uint8(1), "from a._b import c\ndef test_a(): assert c._d\n")
 	f.Add(uint8(2), "class A { @Test void a() { new B().c(); X.class.getDeclaredField(\"f\"); } }\n")
-	f.Add(uint8(3), "const { a } = require('./_b');\ndescribe('d', () => { it('t', () => { assert.ok(new a.B()._c['_d']); }); });\nmodule.exports = { a };\n")
-	f.Add(uint8(4), "import { a } from './b';\nclass K { private constructor(readonly x: number, private y: string) {} #z = 1; }\ntest('t', () => { expect(new K(1, '').y).toBe(1); });\n")
+	f.Add(uint8(3), "mod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(inner(1).x, 2); }\n}\n")
+	f.Add(uint8(4), "const { a } = require('./_b');\ndescribe('d', () => { it('t', () => { assert.ok(new a.B()._c['_d']); }); });\nmodule.exports = { a };\n")
+	f.Add(uint8(5), "import { a } from './b';\nclass K { private constructor(readonly x: number, private y: string) {} #z = 1; }\ntest('t', () => { expect(new K(1, '').y).toBe(1); });\n")
+	f.Add(uint8(6), "#include \"a.c\"\nstatic int h(void) { return 0; }\nstatic void test_a(void **s) { assert_int_equal(h(), x.c); }\nint main(void) { const struct CMUnitTest t[] = { cmocka_unit_test(test_a) }; }\n")
+	f.Add(uint8(7), "#define private public\nnamespace { int d; }\nclass C { int x; public: int c(); };\nTEST(S, N) { C c; EXPECT_EQ(c.x, d); }\n")
 	f.Fuzz(func(t *testing.T, which uint8, src string) {
 		lang := Languages[int(which)%len(Languages)].Name
 		rep, err := Audit(context.Background(), Input{Language: lang, Test: File{Path: "x", Source: []byte(src)},

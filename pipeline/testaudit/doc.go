@@ -13,7 +13,10 @@
 //     declarations, plus reflection that opens such members; in
 //     JavaScript and TypeScript (lang_node.go), a name its module does
 //     not export, a #private, private or protected member, or an
-//     underscore-led name, read from the product's declarations.
+//     underscore-led name, read from the product's declarations; in C and
+//     C++ (lang_cfamily.go), static and source-only names, private and
+//     protected members, anonymous, detail and internal namespaces, an
+//     #include of a source file and #define private public.
 //   - a test that uses a symbol the pull request newly introduces whose
 //     exact name the EP text never spells out (Rule Undocumented): an agent
 //     implementing the proposal cannot know that name.

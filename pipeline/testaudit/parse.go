@@ -74,6 +74,7 @@ func (p *parser) scanFile(ctx context.Context, l *Language, f File) (*scan, erro
 		s.imports = map[string]bool{}
 	}
 	s.syntaxLine = firstError(pf.root)
+	s.path = f.Path
 	return s, nil
 }
 

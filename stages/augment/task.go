@@ -248,6 +248,9 @@ func (t *task) loadSymbols(ctx context.Context) error {
 			}
 		}
 	}
+	if t.language == "C" || t.language == "C++" {
+		t.product = append(t.product, t.cfamilyProduct()...)
+	}
 	return nil
 }
 
