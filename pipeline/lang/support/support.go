@@ -36,7 +36,7 @@ var Samples = map[string][]string{
 	// together (lang.SameFamily).
 	"TypeScript": {"bumpkit"},
 	"JavaScript": {"bumpkit"},
-	"C++":    {"semkit"},
+	"C++":        {"semkit"},
 }
 
 // Row is one language's support.
