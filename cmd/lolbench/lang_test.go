@@ -26,8 +26,14 @@ func TestLang(t *testing.T) {
 	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "Java yes 8 junit yes jacoco per test 6 yes yes java coinage" {
 		t.Errorf("Java row %q", lines[3])
 	}
-	if f := strings.Fields(lines[7]); strings.Join(f, " ") != "C++ yes 22 junit yes gcov per test 6 - yes cfamily semkit" {
+	if f := strings.Fields(lines[7]); strings.Join(f, " ") != "C++ yes 22 junit yes gcov per test 6 yes yes cfamily semkit" {
 		t.Errorf("C++ row %q", lines[7])
+	}
+	if f := strings.Fields(lines[4]); strings.Join(f, " ") != "Rust yes 12 cargo,junit yes llvm-cov per test 6 yes yes rust verso" {
+		t.Errorf("Rust row %q", lines[4])
+	}
+	if f := strings.Fields(lines[8]); strings.Join(f, " ") != "TypeScript yes 8 junit yes v8 per test 6 yes yes node bumpkit" {
+		t.Errorf("TypeScript row %q", lines[8])
 	}
 	out, _, code = runCLI(t, "lang", "list", "--json")
 	var rows []support.Row
