@@ -9,7 +9,7 @@
 # LANGS=all (make demo LANGS=all) adds the samples of the other languages,
 # whose images are larger and whose builds are slower: the Java sample,
 # coinage (data/demo/projects-java.yaml), the Rust sample, verso
-# (data/demo/projects-rust.yaml), the C++ sample, semkit
+# (data/demo/projects-rust.yaml), the C++ and C samples, semkit and inikit
 # (data/demo/projects-cfamily.yaml), and the TypeScript sample, bumpkit
 # (data/demo/projects-node.yaml).
 set -euo pipefail
@@ -33,9 +33,9 @@ all)
 	only="$only,coinage-cgep-0003"
 	samples="$samples verso:ep.md:vrfc-0002.md"
 	only="$only,verso-vrfc-0002"
-	# C++ (data/demo/projects-cfamily.yaml).
-	samples="$samples semkit:ep.md:skep-0002.md"
-	only="$only,semkit-skep-0002"
+	# C++ and C (data/demo/projects-cfamily.yaml).
+	samples="$samples semkit:ep.md:skep-0002.md inikit:ep.md:ikep-0002.md"
+	only="$only,semkit-skep-0002,inikit-ikep-0002"
 	# bumpkit: TypeScript and JavaScript (data/demo/projects-node.yaml).
 	samples="$samples bumpkit:ep.md:bkep-0002.md"
 	only="$only,bumpkit-bkep-0002"

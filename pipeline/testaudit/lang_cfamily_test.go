@@ -358,3 +358,45 @@ func TestCfamilySampleTestsPass(t *testing.T) {
 		}
 	}
 }
+
+// TestCSampleTestsPass: inikit's own cmocka tests, written against its
+// headers, pass the audit and are read as the cmocka test functions their
+// tables name.
+func TestCSampleTestsPass(t *testing.T) {
+	var product []File
+	for _, f := range []string{"include/inikit/ini.h", "include/inikit/doc.h", "src/ini.c", "src/doc.c", "src/typed.c"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "inikit", "pr", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		product = append(product, File{Path: f, Source: b})
+	}
+	want := map[string][]string{
+		"test_parse.c": {"reads_pairs_in_order", "reads_sections", "skips_blank_and_comment_lines", "reports_the_bad_line",
+			"handler_stops_the_parse", "strips_inline_comments", "keeps_marks_inside_words", "strips_comment_after_section"},
+		"test_doc.c":     {"gets_values_by_section", "later_value_wins", "missing_key_is_null", "load_refuses_too_many_pairs", "load_refuses_long_text"},
+		"test_typed.c":   {"reads_longs", "refuses_bad_longs", "reads_bool_words", "refuses_bad_bools", "missing_keys_are_reported"},
+		"test_version.c": {"reports_version_1_1_0"},
+	}
+	for name, tests := range want {
+		src, err := os.ReadFile(filepath.Join("..", "..", "data", "samples", "inikit", "pr", "tests", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := File{Path: "tests/" + name, Source: src}
+		if got := findings(t, Input{Language: "C", Test: f, Product: product}); len(got) != 0 {
+			t.Errorf("%s: findings %q", name, got)
+		}
+		tfs, err := TestFuncs(context.Background(), "C", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []string{}
+		for _, tf := range tfs {
+			got = append(got, tf.Name)
+		}
+		if !reflect.DeepEqual(got, tests) {
+			t.Errorf("%s: tests %q, want %q", name, got, tests)
+		}
+	}
+}

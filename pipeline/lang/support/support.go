@@ -37,6 +37,7 @@ var Samples = map[string][]string{
 	"TypeScript": {"bumpkit"},
 	"JavaScript": {"bumpkit"},
 	"C++":        {"semkit"},
+	"C":          {"inikit"},
 }
 
 // Row is one language's support.

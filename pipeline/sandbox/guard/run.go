@@ -401,12 +401,8 @@ func (g *runner) runOnce(ctx context.Context, n int) *grade.RunRecord {
 			return fail("checking PATH", err)
 		}
 	}
-	planted, extra, err := g.plantCanaries(rec)
-	defer func() {
-		for _, c := range planted {
-			remove(g.testbed, c.File)
-		}
-	}()
+	extra, unplant, err := g.plantCanaries(rec)
+	defer unplant()
 	if err != nil {
 		return fail("planting the canaries", err)
 	}
@@ -670,12 +666,22 @@ func (g *runner) checkPath() error {
 
 // plantCanaries plants the language's canaries in every folder of test
 // files the selection runs. extra are selection items the canary files
-// need (pytest runs only the files it is given).
-func (g *runner) plantCanaries(rec *grade.RunRecord) (planted []grade.Canary, extra []string, err error) {
+// need (pytest runs only the files it is given). unplant puts back every
+// file the canaries replaced, as it was (a test file or a library root a
+// canary was appended to, a CMakeLists.txt that declares one), and removes
+// the files they added: a later run, and what is left of the tree, see
+// the solution's files, not the canaries.
+func (g *runner) plantCanaries(rec *grade.RunRecord) (extra []string, unplant func(), err error) {
+	var undo []func()
+	unplant = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
 	kind, ok := canaries[g.cfg.Language]
 	if !ok {
 		rec.CanaryGap = fmt.Sprintf("no canary is known for %q: in-process tampering cannot be detected in this run", g.cfg.Language)
-		return nil, nil, nil
+		return nil, unplant, nil
 	}
 	dirs := map[string]bool{}
 	_, err = walkFiles(g.opts.Testbed, func(rel string, isDir bool) bool {
@@ -689,39 +695,50 @@ func (g *runner) plantCanaries(rec *grade.RunRecord) (planted []grade.Canary, ex
 		return false
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, unplant, err
 	}
-	keys := make([]string, 0, len(dirs))
-	for d := range dirs {
-		keys = append(keys, d)
+	// Root owns the canaries, so the tests cannot rewrite them (they can
+	// delete them: a canary gone missing voids the run).
+	owner := 0
+	if g.opts.Local {
+		owner = g.uid
 	}
-	sort.Strings(keys)
+	write := func(p string, data []byte) error {
+		old, err := readEntry(g.testbed, p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		undo = append(undo, func() {
+			if old == nil {
+				remove(g.testbed, p)
+			} else {
+				put(g.testbed, p, old)
+			}
+		})
+		if err := put(g.testbed, p, &entry{data: data, mode: 0o644, uid: owner, gid: owner}); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		return nil
+	}
 	mode := g.r.Test.Select
-	for _, d := range keys {
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		covered, viaFile := g.selects(mode, d)
 		if !covered && !viaFile {
 			continue
 		}
 		cs, err := kind.plant(g.opts.Testbed, d)
 		if err != nil {
-			return planted, extra, err
-		}
-		// Root owns the canaries, so the tests cannot rewrite them (they
-		// can delete them: a canary gone missing voids the run).
-		owner := 0
-		if g.opts.Local {
-			owner = g.uid
+			return extra, unplant, err
 		}
 		for _, c := range cs {
-			if err := put(g.testbed, c.File, &entry{data: c.source, mode: 0o644, uid: owner, gid: owner}); err != nil {
-				return planted, extra, fmt.Errorf("%s: %w", c.File, err)
+			if err := write(c.File, c.source); err != nil {
+				return extra, unplant, err
 			}
 			for _, p := range slices.Sorted(maps.Keys(c.also)) {
-				if err := put(g.testbed, p, &entry{data: c.also[p], mode: 0o644, uid: owner, gid: owner}); err != nil {
-					return planted, extra, fmt.Errorf("%s: %w", p, err)
+				if err := write(p, c.also[p]); err != nil {
+					return extra, unplant, err
 				}
 			}
-			planted = append(planted, c.Canary)
 			rec.Canaries = append(rec.Canaries, c.Canary)
 			if kind.fileSelected && !covered {
 				extra = append(extra, c.File)
@@ -731,7 +748,7 @@ func (g *runner) plantCanaries(rec *grade.RunRecord) (planted []grade.Canary, ex
 	if len(rec.Canaries) == 0 {
 		rec.CanaryGap = "the selection runs no folder of " + g.cfg.Language + " test files"
 	}
-	return planted, extra, nil
+	return extra, unplant, nil
 }
 
 // selects says whether the selection runs the tests of folder d: covered
