@@ -39,7 +39,16 @@ func (t testRef) matches(format, id string) bool {
 	case "junit":
 		cls, name, ok := strings.Cut(id, "::")
 		if !ok {
-			return false
+			return ctestMatches(id, t)
+		}
+		if cls == t.File {
+			// lolbench-node-test's reporter: the file, then the describe
+			// chain and the test's name ("bump › releases › drops x").
+			want := t.Name
+			if t.Class != "" {
+				want = t.Class + " › " + t.Name
+			}
+			return name == want
 		}
 		if i := strings.IndexAny(name, "(["); i >= 0 {
 			name = name[:i]
@@ -59,6 +68,28 @@ func (t testRef) matches(format, id string) bool {
 		}
 	}
 	return false
+}
+
+// ctestMatches reports whether a CTest name in CTest's JUnit report is the
+// test: GoogleTest's "Suite.Name" (gtest_discover_tests; with an
+// instantiation prefix and a parameter index when parameterized) for a
+// test of that suite, or "PROGRAM.FUNCTION" for a cmocka function declared
+// as a test of its own, the program named after its file (docs/projects.md,
+// "C and C++").
+func ctestMatches(id string, t testRef) bool {
+	s := id
+	if i := strings.Index(s, "/"); i >= 0 && strings.Contains(s[i+1:], ".") {
+		s = s[i+1:] // "Inst/Suite.Name/0"
+	}
+	s, _, _ = strings.Cut(s, "/")
+	i := strings.LastIndex(s, ".")
+	if i <= 0 || s[i+1:] != t.Name {
+		return false
+	}
+	if t.Class != "" {
+		return s[:i] == t.Class
+	}
+	return s[:i] == strings.TrimSuffix(path.Base(t.File), path.Ext(t.File))
 }
 
 // goIDMatches reports whether a go-json id ("importpath.TestX/sub") names

@@ -36,6 +36,19 @@ func TestTestRefMatches(t *testing.T) {
 		{"junit", testRef{File: "src/test/java/org/x/StoreAugTest.java", Name: "ttl", Class: "StoreAugTest"}, "org.x.StoreAugTest::ttl()", true},
 		{"junit", testRef{File: "src/test/java/org/x/StoreAugTest.java", Name: "ttl", Class: "StoreAugTest"}, "org.x.OtherStoreAugTest::ttl", false},
 		{"junit", testRef{File: "src/test/java/org/x/StoreAugTest.java", Name: "ttl"}, "org.x.StoreAugTest::ttl[1]", true},
+		// lolbench-node-test: the file, then "describe › it".
+		{"junit", testRef{File: "test/bump.test.ts", Name: "drops build metadata", Class: "bump › releases"}, "test/bump.test.ts::bump › releases › drops build metadata", true},
+		{"junit", testRef{File: "test/bump.test.ts", Name: "x (y)"}, "test/bump.test.ts::x (y)", true},
+		{"junit", testRef{File: "test/bump.test.ts", Name: "drops build metadata", Class: "bump"}, "test/bump.test.ts::bump › releases › drops build metadata", false},
+		{"junit", testRef{File: "test/bump.test.ts", Name: "drops build metadata", Class: "bump › releases"}, "test/other.test.ts::bump › releases › drops build metadata", false},
+		// CTest: GoogleTest's Suite.Name, parameterized too, and cmocka's
+		// PROGRAM.FUNCTION.
+		{"junit", testRef{File: "tests/range_aug_test.cpp", Name: "Caret", Class: "RangeAug"}, "RangeAug.Caret", true},
+		{"junit", testRef{File: "tests/range_aug_test.cpp", Name: "Caret", Class: "RangeAug"}, "Ops/RangeAug.Caret/2", true},
+		{"junit", testRef{File: "tests/range_aug_test.cpp", Name: "Caret", Class: "RangeAug"}, "Range.Caret", false},
+		{"junit", testRef{File: "tests/range_aug_test.cpp", Name: "Caret", Class: "RangeAug"}, "RangeAug.CaretToo", false},
+		{"junit", testRef{File: "tests/test_doc_aug.c", Name: "gets_nested"}, "test_doc_aug.gets_nested", true},
+		{"junit", testRef{File: "tests/test_doc_aug.c", Name: "gets_nested"}, "test_doc.gets_nested", false},
 	}
 	for _, tc := range cases {
 		if got := tc.ref.matches(tc.format, tc.id); got != tc.want {
