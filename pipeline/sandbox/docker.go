@@ -82,12 +82,15 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.HarborEnv != "" {
 		tag := "lolbench/harbor:" + tagPart(spec.Task)
 		status(spec.Status, "building %s from %s", tag, filepath.Join(spec.HarborEnv, "Dockerfile"))
-		if _, err := d.build(ctx, tag, spec.LogDir, "image-harbor.log", func(tw *tar.Writer) error {
+		id, err := d.build(ctx, tag, spec.LogDir, "image-harbor.log", func(tw *tar.Writer) error {
 			return DirTree{Dir: spec.HarborEnv}.WriteTar(tw, "")
-		}); err != nil {
+		})
+		if err != nil {
 			return nil, err
 		}
-		env.image, env.info.TaskImage = tag, tag
+		// Jobs run from the image id, not the tag: another workspace on
+		// this engine with a task of the same id moves the tag.
+		env.image, env.info.TaskImage = id, tag
 		return env, nil
 	}
 	if spec.Tree == nil {
@@ -160,7 +163,10 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if _, err := d.cli.ImageTag(ctx, client.ImageTagOptions{Source: envImg, Target: task}); err != nil {
 		return nil, fmt.Errorf("tag %s as %s: %w", envImg, task, err)
 	}
-	env.image, env.info.TaskImage = task, task
+	// Jobs run from layer 2's id: the task's tag is a name for people,
+	// which another workspace on this engine with a candidate of the same
+	// id moves to its own image.
+	env.image, env.info.TaskImage = id, task
 	return env, nil
 }
 

@@ -425,6 +425,34 @@ func TestDockerSecondTaskReusesEnv(t *testing.T) {
 	d.RemoveImage(context.Background(), b.TaskImage)
 }
 
+// TestDockerSameTaskIDTwoWorkspaces: two workspaces whose candidates share
+// an id on one engine share the task's tag, which names the last one
+// prepared; each one's jobs still run in its own image.
+func TestDockerSameTaskIDTwoWorkspaces(t *testing.T) {
+	d := needDocker(t)
+	s := loadSample(t, "unitconv")
+	var envs []Env
+	for _, w := range []string{"first", "second"} {
+		spec := s.spec("unitconv-same-id")
+		spec.Recipe.Install = []string{"echo " + w + " >workspace.txt"}
+		env, err := d.Prepare(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		envs = append(envs, env)
+	}
+	defer d.RemoveImage(context.Background(), envs[1].Info().TaskImage)
+	for i, w := range []string{"first", "second"} {
+		out := t.TempDir()
+		if _, err := envs[i].Run(context.Background(), Job{Name: "which", Script: `cat workspace.txt >"$LOLBENCH_DIR/out/which"`, OutDir: out}); err != nil {
+			t.Fatal(err)
+		}
+		if data, err := os.ReadFile(filepath.Join(out, "which")); err != nil || string(data) != w+"\n" {
+			t.Errorf("a job of the %s workspace ran in an image that says %q (%v)", w, data, err)
+		}
+	}
+}
+
 // TestDockerBuildFailureReported: a failing install command fails the
 // build with its step, its status and its last output (ImageBuild itself
 // returns no error).
