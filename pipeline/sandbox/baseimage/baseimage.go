@@ -13,9 +13,9 @@
 //
 // A recipe names them as Name, without a tag, and picks one by its
 // language. Resolve turns that name into the image's content tag (a hash of
-// its build script and tool sources and of its parent's tag, so a changed
-// script yields a new tag and nothing stale is reused), or into the tag
-// that the image's environment variable names.
+// its build script, layer-image.sh, its tool sources and its parent's tag,
+// so a changed script yields a new tag and nothing stale is reused), or
+// into the tag that the image's environment variable names.
 package baseimage
 
 import (
@@ -47,6 +47,12 @@ const BuildCommand = "lolbench env base"
 
 //go:embed base-image.sh
 var commonScript []byte
+
+// layerScript is what the language images' scripts share; it is written
+// beside each one, which sources it.
+//
+//go:embed layer-image.sh
+var layerScript []byte
 
 //go:embed java-image.sh
 var javaScript []byte
@@ -199,6 +205,10 @@ func Tag(getenv func(string) string) string { return Common.Tag(getenv) }
 func (im *Image) ContentTag(getenv func(string) string) string {
 	h := sha256.New()
 	h.Write(im.script)
+	if im.Parent != nil {
+		fmt.Fprintf(h, "\x00layer-image.sh\x00%d\x00", len(layerScript))
+		h.Write(layerScript)
+	}
 	if im.tools != nil {
 		names, _ := fs.Glob(im.tools, "*")
 		sort.Strings(names)
@@ -305,6 +315,9 @@ func runScript(ctx context.Context, script []byte, tools fs.FS, args []string, f
 	defer os.RemoveAll(dir)
 	p := filepath.Join(dir, "build.sh")
 	if err := os.WriteFile(p, script, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "layer-image.sh"), layerScript, 0o644); err != nil {
 		return err
 	}
 	if tools != nil {
