@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -14,7 +15,8 @@ import (
 // and many more. <testsuites> and <testsuite> nest freely; each <testcase
 // classname name> is passed unless it has a <failure> (failed), an <error>
 // (error) or a <skipped> (skipped) child. pytest's xfail is a <skipped>, as in
-// the pytest-ra format. Surefire's <flakyFailure>/<flakyError> (failed, then
+// the pytest-ra format; CTest's <skipped> for a test it could not start is an
+// error (ctestCouldNotRun). Surefire's <flakyFailure>/<flakyError> (failed, then
 // passed on a rerun) leave the test passed; a test that failed every rerun
 // carries a <failure> as well.
 //
@@ -26,6 +28,21 @@ import (
 // allowed in XML (ANSI escapes in <system-out>) are replaced by U+FFFD rather
 // than failing the report.
 type JUnit struct{}
+
+// ctestCouldNotRun reports whether a <skipped> message is CTest's for a
+// test it could not start (its JUnit report calls every test it did not
+// run skipped): its program is missing, as when it did not build, a file
+// it requires is missing, or a fixture it depends on failed. Such a test
+// failed; a test the project skips (SKIP_RETURN_CODE,
+// SKIP_REGULAR_EXPRESSION) or disabled stays skipped.
+func ctestCouldNotRun(message string) bool {
+	for _, m := range []string{"Unable to find executable", "Required files missing", "Fixture dependency failed"} {
+		if strings.HasPrefix(message, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // SuiteMarker is appended to a suite's name to name a suite-level failure
 // (junit), as in "com.example.StoreTest [suite]".
@@ -121,6 +138,9 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 			case "skipped":
 				if tc != nil && depth == tc.depth+1 && tc.status == Passed {
 					tc.status = Skipped
+					if ctestCouldNotRun(attr(t, "message")) {
+						tc.status = Error
+					}
 				}
 			}
 		case xml.EndElement:

@@ -63,7 +63,6 @@ static void handler_stops_the_parse(void **state)
 
 static void strips_inline_comments(void **state)
 {
-    (void)state;
     char out[1024] = "";
     assert_int_equal(ini_parse_string("a = 1 ; one\nb = 2\t# two\nc = 3;4\n", collect, out), 0);
     assert_string_equal(out, ".a=1;.b=2;.c=3;4;");
@@ -71,7 +70,6 @@ static void strips_inline_comments(void **state)
 
 static void keeps_marks_inside_words(void **state)
 {
-    (void)state;
     char out[1024] = "";
     assert_int_equal(ini_parse_string("url = http://example.org/#top\nlist = a;b;c\n", collect, out), 0);
     assert_string_equal(out, ".url=http://example.org/#top;.list=a;b;c;");
@@ -79,7 +77,6 @@ static void keeps_marks_inside_words(void **state)
 
 static void strips_comment_after_section(void **state)
 {
-    (void)state;
     char out[1024] = "";
     assert_int_equal(ini_parse_string("[db] ; the main one\nuser = me # not root\n", collect, out), 0);
     assert_string_equal(out, "db.user=me;");
