@@ -39,7 +39,8 @@ func init() {
 // at file level but C++'s static initializers, which are declarations),
 // case bodies and labels; a declaration counts when it initializes
 // something, or in C++ when its type is not a built-in one (a constructor
-// runs: gcov counts "std::string s;").
+// runs: gcov counts "std::string s;"); a static one only in C++ and of a
+// class type (gcov never counts a C static local).
 func cStatementRules(lang func() *sitter.Language) *statementRules {
 	return &statementRules{
 		lang: lang,
@@ -52,14 +53,23 @@ func cStatementRules(lang func() *sitter.Language) *statementRules {
 			if n.Type() != "declaration" {
 				return n.Type() != "expression_statement" || n.NamedChildCount() > 0 // ";" alone
 			}
+			cxx := lang().SymbolCount() > c.GetLanguage().SymbolCount()
+			t := n.ChildByFieldName("type")
+			builtIn := t == nil || t.Type() == "primitive_type" || t.Type() == "sized_type_specifier" || t.Type() == "struct_specifier"
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				if k := n.NamedChild(i); k.Type() == "storage_class_specifier" && k.Content(src) == "static" {
+					// A static local is initialized before the program
+					// runs (C: its initializer is a constant), or in C++
+					// once, by a constructor, when its type is a class.
+					return cxx && !builtIn
+				}
+			}
 			for i := 0; i < int(n.NamedChildCount()); i++ {
 				if n.NamedChild(i).Type() == "init_declarator" {
 					return true
 				}
 			}
-			t := n.ChildByFieldName("type")
-			return lang().SymbolCount() > c.GetLanguage().SymbolCount() && t != nil &&
-				t.Type() != "primitive_type" && t.Type() != "sized_type_specifier" && t.Type() != "struct_specifier"
+			return cxx && !builtIn
 		},
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // TestCFamilyExecutable: statements of function bodies; a declaration
 // counts when it initializes, or in C++ when a constructor runs; braces,
-// labels, try and a bare declaration of a built-in type do not.
+// labels, try, a bare declaration of a built-in type and a static one of
+// a built-in type do not.
 func TestCFamilyExecutable(t *testing.T) {
 	for _, c := range []struct {
 		lang, src string
@@ -23,6 +24,12 @@ func TestCFamilyExecutable(t *testing.T) {
 			[]int{5, 6, 7, 8, 10, 12, 13, 15}},
 		{"C++", "int V::f(int a) {\n  std::string s;\n  int x;\n  try {\n    s = g(a);\n  } catch (...) {\n    throw;\n  }\n  for (auto c : s) x += c;\n  return x;\n}\n",
 			[]int{2, 5, 7, 9, 10}},
+		// Static locals: initialized before the program runs in C; in
+		// C++ a class's constructor runs once, on the first pass.
+		{"C", "int f(void) {\n    static const char *const w[2] = {\"a\", \"b\"};\n    static int n;\n    return w[n++] != 0;\n}\n",
+			[]int{4}},
+		{"C++", "int f() {\n  static const char *const w[2] = {\"a\", \"b\"};\n  static const std::string s = \"x\";\n  static int n = 1;\n  return n;\n}\n",
+			[]int{3, 5}},
 	} {
 		got, _, err := Executable(context.Background(), c.lang, []byte(c.src))
 		if err != nil || !reflect.DeepEqual(got, c.want) {
