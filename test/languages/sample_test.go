@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,10 @@ type sampleTask struct {
 	dropped map[string]string
 	// canaries is how many canaries the verifier plants.
 	canaries int
+	// runs are the build's runs per side (1 when zero): with two, the
+	// second runs on the install step's outputs put back as the image
+	// built them.
+	runs int
 	// check adds the language's own checks, after mutate.
 	check func(t *testing.T, r *sampleRun)
 }
@@ -120,7 +125,7 @@ func testSample(t *testing.T, s sampleTask) {
 	r.cand = filepath.Join(r.work, "candidates", s.id)
 
 	r.lolbench(0, "run", "--workspace", r.work, "--projects", filepath.Join(r.work, "projects.yaml"), "--offline",
-		"--include-unreviewed", "--only", s.id, "--to", "build", "--runs", "1", "--json")
+		"--include-unreviewed", "--only", s.id, "--to", "build", "--runs", strconv.Itoa(max(s.runs, 1)), "--json")
 	var cfg struct {
 		F2P  []string `json:"FAIL_TO_PASS"`
 		P2P  []string `json:"PASS_TO_PASS"`

@@ -28,6 +28,11 @@ type entry struct {
 	mode fs.FileMode
 	uid  int
 	gid  int
+	// mtime is a regular file's modification time, put back with it: a
+	// build tool that compares times (make, cargo) must see a restored
+	// object file as old as it was, or it takes it for newer than the
+	// solution's sources and links it unchanged. Zero for a new file.
+	mtime time.Time
 }
 
 func (e *entry) isLink() bool { return e.link != "" }
@@ -42,7 +47,7 @@ func readEntry(root *os.Root, p string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{mode: fi.Mode().Perm()}
+	e := &entry{mode: fi.Mode().Perm(), mtime: fi.ModTime()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		e.uid, e.gid = int(st.Uid), int(st.Gid)
 	}
@@ -81,7 +86,8 @@ func same(root *os.Root, p string, e *entry) bool {
 		t, err := root.Readlink(p)
 		return err == nil && t == e.link
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm() != e.mode || fi.Size() != int64(len(e.data)) {
+	if !fi.Mode().IsRegular() || fi.Mode().Perm() != e.mode || fi.Size() != int64(len(e.data)) ||
+		!e.mtime.IsZero() && !fi.ModTime().Equal(e.mtime) {
 		return false
 	}
 	f, err := root.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -124,6 +130,11 @@ func put(root *os.Root, p string, e *entry) error {
 		}
 		if err := root.Chmod(p, e.mode); err != nil {
 			return err
+		}
+		if !e.mtime.IsZero() {
+			if err := root.Chtimes(p, e.mtime, e.mtime); err != nil {
+				return err
+			}
 		}
 	}
 	return root.Lchown(p, e.uid, e.gid)

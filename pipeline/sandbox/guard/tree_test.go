@@ -98,6 +98,32 @@ func TestSyncTree(t *testing.T) {
 	}
 }
 
+// TestSyncTreeKeepsTimes: a restored file is as old as the pristine one,
+// whatever its content was, so that make or cargo never takes a restored
+// object file for newer than the sources the solution changed (a file
+// rewritten with the same content but touched is restored too).
+func TestSyncTreeKeepsTimes(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	writeTree(t, src, map[string]string{"build/ini.c.o": "base object", "build/same.o": "same"})
+	writeTree(t, dst, map[string]string{"build/ini.c.o": "the solution's object", "build/same.o": "same"})
+	old := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, f := range []string{"ini.c.o", "same.o"} {
+		os.Chtimes(filepath.Join(src, "build", f), old, old)
+	}
+	if c, err := syncTree(openRoot(t, dst), openRoot(t, src), "build", time.Time{}); err != nil || c != 2 {
+		t.Fatalf("sync changed %d: %v; want 2", c, err)
+	}
+	for _, f := range []string{"ini.c.o", "same.o"} {
+		fi, err := os.Stat(filepath.Join(dst, "build", f))
+		if err != nil || !fi.ModTime().Equal(old) {
+			t.Errorf("%s: %v, modified %v; want %v", f, err, fi.ModTime(), old)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dst, "build", "ini.c.o")); string(data) != "base object" {
+		t.Errorf("ini.c.o = %q", data)
+	}
+}
+
 // TestPutThroughLinks: writing a file whose folder is a link replaces the
 // link with a real folder.
 func TestPutThroughLinks(t *testing.T) {
