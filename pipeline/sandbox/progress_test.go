@@ -55,11 +55,20 @@ func TestFollow(t *testing.T) {
 			seen = append(seen, string(b))
 		}
 	})
-	stop := follow(ctx, readLocal(out, t.TempDir()))
-	for _, s := range []string{"one", "two"} {
-		if err := os.WriteFile(filepath.Join(out, guard.ProgressFile), []byte(s), 0o644); err != nil {
+	// The verifier replaces the file by a rename (guard's progress.write):
+	// a plain write could be read empty, between truncate and write.
+	replace := func(s string) {
+		tmp := filepath.Join(out, guard.ProgressFile+".tmp")
+		if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.Rename(tmp, filepath.Join(out, guard.ProgressFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := follow(ctx, readLocal(out, t.TempDir()))
+	for _, s := range []string{"one", "two"} {
+		replace(s)
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 			mu.Lock()
 			n := len(seen)
@@ -70,7 +79,7 @@ func TestFollow(t *testing.T) {
 		}
 	}
 	stop()
-	os.WriteFile(filepath.Join(out, guard.ProgressFile), []byte("three"), 0o644)
+	replace("three")
 	time.Sleep(20 * time.Millisecond)
 	mu.Lock()
 	defer mu.Unlock()
