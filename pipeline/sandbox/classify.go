@@ -34,10 +34,20 @@ type Classification struct {
 	// Broken passed before and fails after: the reference solution breaks
 	// them. They are reported, and excluded.
 	Broken []string `json:"broken"`
-	// FailBoth fail or error on both sides; excluded. A test that fails
-	// on one side and is absent on the other (a module that did not
-	// import before and was removed after) is in no list.
+	// FailBoth fail or error on both sides; excluded.
 	FailBoth []string `json:"fail_both"`
+	// FailAfter were absent before the reference solution and fail or
+	// error after it: a test the PR adds that the reference does not make
+	// pass (issue 36: on grpc-go, tests that listen on localhost);
+	// excluded. A test that fails before and is absent after (a module
+	// removed) is in no list.
+	FailAfter []string `json:"fail_after"`
+	// NotBuiltBefore were fail-to-pass only because their unit (a Go
+	// package) did not build before the solution, while their own code is
+	// not changed by the test patch: no evidence of the solution's
+	// behaviour, so they are graded as PASS_TO_PASS (they are in that list
+	// too). The build sets it (issue 36 §2).
+	NotBuiltBefore []string `json:"not_built_before,omitempty"`
 	// Skipped were skipped on a side; excluded.
 	Skipped []string `json:"skipped"`
 }
@@ -61,7 +71,7 @@ func Classify(before, after [][]results.Result) Classification {
 	}
 	sort.Strings(sorted)
 	bIdx, aIdx := index(before), index(after)
-	c := Classification{FailToPass: []string{}, PassToPass: []string{}, Flaky: []Flaky{}, Broken: []string{}, FailBoth: []string{}, Skipped: []string{}}
+	c := Classification{FailToPass: []string{}, PassToPass: []string{}, Flaky: []Flaky{}, Broken: []string{}, FailBoth: []string{}, FailAfter: []string{}, Skipped: []string{}}
 	for _, n := range sorted {
 		bs, bok := steady(bIdx, n)
 		as, aok := steady(aIdx, n)
@@ -82,16 +92,19 @@ func Classify(before, after [][]results.Result) Classification {
 			c.FailToPass = append(c.FailToPass, n)
 		case bs == results.Passed:
 			c.Broken = append(c.Broken, n)
-		case bs != Absent && as != Absent && !isMarker(n):
+		case IsMarker(n):
+		case bs != Absent && as != Absent:
 			c.FailBoth = append(c.FailBoth, n)
+		case bs == Absent && as != Absent:
+			c.FailAfter = append(c.FailAfter, n)
 		}
 	}
 	return c
 }
 
-// isMarker tells the error entries the parsers make for a package, suite,
+// IsMarker tells the error entries the parsers make for a package, suite,
 // crate or binary that failed as a whole; they are not tests.
-func isMarker(name string) bool {
+func IsMarker(name string) bool {
 	for _, m := range []string{results.PackageMarker, results.SuiteMarker, results.BuildMarker, results.BinaryMarker} {
 		if strings.HasSuffix(name, m) {
 			return true

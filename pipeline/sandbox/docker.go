@@ -349,7 +349,9 @@ func (e *dockerEnv) Info() EnvInfo { return e.info }
 // Close implements Env; images stay for reuse.
 func (e *dockerEnv) Close() error { return nil }
 
-// Run implements Env. The container has no network, the recipe's CPU,
+// Run implements Env. The container has no network but loopback (network
+// mode none, never NetworkDisabled: that also drops the engine's
+// /etc/hosts, and then "localhost" does not resolve, issue 36), the recipe's CPU,
 // memory (no swap) and pids limits, no capabilities when it runs as a
 // non-root user, and is killed at the job's deadline. It is always
 // removed, with a fresh context, whatever happened.
@@ -388,7 +390,6 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 		User:            user,
 		WorkingDir:      recipe.Workdir,
 		Env:             env,
-		NetworkDisabled: e.d.network == "none",
 		Labels:          jobLabels(job.Name, e.spec.Task),
 	}
 	suffix := make([]byte, 4)

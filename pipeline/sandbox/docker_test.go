@@ -300,14 +300,20 @@ func TestDockerRejections(t *testing.T) {
 }
 
 // TestDockerNoNetwork opens a socket from inside a job: with the jobs'
-// network mode (none) there is no route anywhere; with the engine's
-// default bridge the same check gets past routing (so it can fail).
+// network mode (none) there is no route anywhere, but "localhost" resolves
+// to the loopback addresses and a server on it answers (issue 36: with
+// NetworkDisabled there was no /etc/hosts); with the engine's default
+// bridge the same check gets past routing (so it can fail).
 func TestDockerNoNetwork(t *testing.T) {
 	d := needDocker(t)
 	env, _, _ := validateSample(t, d, "unitconv")
 	script := `python3 - >"$LOLBENCH_DIR/out/net" 2>&1 <<'PY'
 import errno, os, socket
 print("interfaces", sorted(os.listdir("/sys/class/net")))
+print("localhost", sorted({a[4][0] for a in socket.getaddrinfo("localhost", 0, type=socket.SOCK_STREAM)}))
+srv = socket.create_server(("localhost", 0))
+c = socket.create_connection(("localhost", srv.getsockname()[1]), timeout=3)
+print("loopback", c.getpeername()[0])
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 s.settimeout(3)
 try:
@@ -331,7 +337,7 @@ PY
 		}
 		return string(data)
 	}
-	if got, want := check("none"), "interfaces ['lo']\nconnect ENETUNREACH\n"; got != want {
+	if got, want := check("none"), "interfaces ['lo']\nlocalhost ['127.0.0.1', '::1']\nloopback 127.0.0.1\nconnect ENETUNREACH\n"; got != want {
 		t.Fatalf("network none: got %q, want %q", got, want)
 	}
 	if got := check("bridge"); !strings.Contains(got, "'eth0'") || strings.Contains(got, "ENETUNREACH") {

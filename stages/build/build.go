@@ -353,12 +353,37 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if rep.Rejected != "" {
 		return reject(rep.Rejected)
 	}
+	// Honest lists (issue 36 §2): no test is fail-to-pass only because
+	// its package did not build before, and every test of the PR passes
+	// after the reference solution, or the build says which do not.
+	declares := sectionmap.Declares(repo, head)
+	tc, err := changedTests(ctx, repoDir, sp.Change, sp.TestFiles)
+	if err != nil {
+		return fmt.Errorf("candidate %s: %w", c.ID, err)
+	}
+	regradeNotBuilt(rep, notBuiltBefore(rep, r.Test.Format, sp.TestFiles, tc, declares))
+	if env.Status != nil {
+		for _, line := range excludedLines(rep) {
+			fmt.Fprintf(env.Status, "%s: %s\n", c.ID, line)
+		}
+	}
+	if failing := withoutKnown(failingPRTests(rep, r.Test.Format, sp.TestFiles, declares), r.Test.KnownFailures); len(failing) > 0 {
+		return reject(fmt.Sprintf("%d of the PR's tests do not pass after the reference solution in any run: %s (logs in %s; a test that cannot pass in the sandbox whatever the solution goes in the recipe's test.known_failures)",
+			len(failing), listSome(failing, 10), filepath.ToSlash(filepath.Join(c.Dir, LogDir, sandbox.After))))
+	}
+	if len(rep.FailToPass) == 0 {
+		return reject(fmt.Sprintf("no fail-to-pass test: the %d that failed before the reference solution did so only because their package did not build (%s)",
+			len(rep.NotBuiltBefore), listSome(rep.NotBuiltBefore, 10)))
+	}
 	// The first test-to-section map rests on the mapping's rows alone;
 	// mutate adds the kill and coverage evidence (pipeline/sectionmap).
 	smap := &sectionmap.Map{}
 	if m, err := mapping.ParseFile(filepath.Join(c.Dir, pipeline.MappingFile)); err == nil {
 		smap = sectionmap.Compute(Name, sectionmap.Input{Tests: rep.FailToPass, Sections: m.TaskSections(),
 			Rows: sectionmap.RowsOf(repo, head, m, r.Test.Format, sp.TestFiles, rep.FailToPass)})
+		if why := completesNothing(smap, rep.FailToPass); why != "" {
+			return reject(why)
+		}
 		if err := sectionmap.Save(c, smap, true); err != nil {
 			return err
 		}
@@ -452,6 +477,8 @@ type SplitPR struct {
 	TestFiles []string
 	// TestPaths are all paths of the test patch.
 	TestPaths []string
+	// Change is the PR's whole change.
+	Change *diff.Change
 }
 
 // Split splits a PR: files of category lang.Test, lang.TestData and
@@ -467,7 +494,7 @@ func Split(ctx context.Context, repo *diff.Repo, base, head, language string) (*
 	if err != nil {
 		return nil, err
 	}
-	sp := &SplitPR{TestFiles: []string{}, TestPaths: []string{}}
+	sp := &SplitPR{TestFiles: []string{}, TestPaths: []string{}, Change: ch}
 	var solPaths []string
 	for _, f := range ch.Files {
 		paths := []string{f.Path()}
