@@ -164,6 +164,9 @@ func sideTitle(side string, long bool) string {
 	case sandbox.SolutionSide:
 		return "of the solution"
 	}
+	if id, ok := sandbox.MutantOf(side); ok {
+		return "on mutant " + id
+	}
 	return side
 }
 

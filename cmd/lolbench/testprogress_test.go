@@ -129,6 +129,21 @@ packaging-pep-0639: tests under coverage, run 1 of 1: 26921/26921 done, 1m30s, e
 `)
 }
 
+// TestTestProgressMutants: each mutant job of mutate talks as a side of
+// its own (issue 36 §5: a job was silent for up to a minute).
+func TestTestProgressMutants(t *testing.T) {
+	pp := newPlainProgress(t)
+	const a = "grpc-go-a58"
+	side := sandbox.MutantSide("revert-4.5")
+	pp.up(a, sandbox.TestProgress{Side: side, Run: 1, Runs: 1, Known: 20}, 1)
+	pp.tickAt(30*time.Second, 1)
+	pp.up(a, sandbox.TestProgress{Side: side, Run: 1, Runs: 1, Done: 20, Known: 20, Ended: true, Over: true}, 1)
+	pp.check(`grpc-go-a58: tests on mutant revert-4.5, run 1 of 1: 0/20 done, 0s
+grpc-go-a58: tests on mutant revert-4.5, run 1 of 1: 0/20 done, 30s
+grpc-go-a58: tests on mutant revert-4.5, run 1 of 1: 20/20 done, 30s, ended
+`)
+}
+
 // TestTestProgressBars: on a terminal the sides are bars in the mpb
 // container; a side that is over completes and leaves, and close returns
 // (rendering never waits for an update).

@@ -213,7 +213,7 @@ func ApplyScript(patches []string) string {
 	return b.String()
 }
 
-// progressScript defines the shell functions with which an adapter's
+// ProgressScript defines the shell functions with which an adapter's
 // script reports its tests' progress to the host, in guard.ProgressFile
 // as the verifier writes it (issue 25 §2); without on they do nothing.
 //
@@ -222,7 +222,7 @@ func ApplyScript(patches []string) string {
 //	lolbench_count LOG   the verifier's counter follows the test log LOG
 //	                     (lolbench-grade count, when the job has it) ...
 //	lolbench_count_end   ... until the run is over (Python)
-func progressScript(on bool, known int) string {
+func ProgressScript(on bool, known int) string {
 	if !on {
 		return "lolbench_done() { :; }\nlolbench_count() { :; }\nlolbench_count_end() { :; }\n"
 	}
@@ -281,7 +281,7 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
 	}
-	full := ApplyScript(names) + progressScript(spec.Progress != nil, len(p.Tests)) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
+	full := ApplyScript(names) + ProgressScript(spec.Progress != nil, len(p.Tests)) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
 	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
 	job := sandbox.Job{Name: "coverage", Script: full, Files: files, Timeout: time.Duration(len(p.Tests)+len(p.Suites)+2)*per + 5*time.Minute, OutDir: outDir}
 	if spec.Progress != nil {

@@ -125,7 +125,7 @@ func TestProgressScript(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
-			script := "#!/bin/sh\nout=\"$LOLBENCH_DIR/out\"\n" + progressScript(tt.on, 5) + tt.script
+			script := "#!/bin/sh\nout=\"$LOLBENCH_DIR/out\"\n" + ProgressScript(tt.on, 5) + tt.script
 			job := sandbox.Job{Name: "progress", Script: script, OutDir: out,
 				Files: map[string][]byte{guard.GraderFile: bin}, Executables: map[string]bool{guard.GraderFile: true}}
 			res, err := env.Run(context.Background(), job)

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
@@ -82,7 +83,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.HarborEnv != "" {
 		tag := "lolbench/harbor:" + tagPart(spec.Task)
 		status(spec.Status, "building %s from %s", tag, filepath.Join(spec.HarborEnv, "Dockerfile"))
-		id, err := d.build(ctx, tag, spec.LogDir, "image-harbor.log", func(tw *tar.Writer) error {
+		id, err := d.build(ctx, tag, spec.LogDir, "image-harbor.log", spec.Status, func(tw *tar.Writer) error {
 			return DirTree{Dir: spec.HarborEnv}.WriteTar(tw, "")
 		})
 		if err != nil {
@@ -107,7 +108,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		}
 		status(spec.Status, "building layer 1 %s (from %s)", base, from)
 		df := "FROM " + from + "\n" + baseDockerfileBody(r)
-		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", dockerfileOnly(df)); err != nil {
+		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", spec.Status, dockerfileOnly(df)); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +144,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	} else {
 		status(spec.Status, "building layer 2 %s (repository at %s, install commands)", envImg, short(spec.Base))
 		df := "FROM " + base + "\n" + envDockerfileBody(r, deps.layout())
-		if id, err = d.build(ctx, envImg, spec.LogDir, "image-env.log", func(tw *tar.Writer) error {
+		if id, err = d.build(ctx, envImg, spec.LogDir, "image-env.log", spec.Status, func(tw *tar.Writer) error {
 			if err := writeFile(tw, "Dockerfile", []byte(df), 0o644); err != nil {
 				return err
 			}
@@ -244,15 +245,35 @@ var (
 	ansiColour = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 )
 
+// buildHeartbeat is how often an image build that is still going says so
+// on the status writer (issue 36 §5: layer 2 of grpc-go was silent for
+// 200 s).
+var buildHeartbeat = 30 * time.Second
+
 // build builds an image from the context writeCtx writes and tags it. The
 // engine reports a failed build inside the JSON stream, not as an error of
 // ImageBuild, so the stream is read to its end and errorDetail checked.
-func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCtx func(*tar.Writer) error) (string, error) {
+// While it goes on, a line on w every buildHeartbeat says for how long and
+// at which step.
+func (d *Docker) build(ctx context.Context, tag, logDir, logName string, w io.Writer, writeCtx func(*tar.Writer) error) (string, error) {
 	logf, err := openLog(logDir, logName)
 	if err != nil {
 		return "", err
 	}
 	defer logf.Close()
+	var (
+		mu    sync.Mutex
+		steps stepLog
+	)
+	defer heartbeat(w, buildHeartbeat, func(elapsed time.Duration) string {
+		mu.Lock()
+		defer mu.Unlock()
+		at := ""
+		if steps.step != "" {
+			at = ", at " + steps.step
+		}
+		return fmt.Sprintf("building %s: %s so far%s (log %s)", tag, elapsed.Round(time.Second), at, logf.Name())
+	})()
 	pr, pw := io.Pipe()
 	go func() {
 		tw := tar.NewWriter(pw)
@@ -274,7 +295,6 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 	}
 	defer res.Body.Close()
 	dec := json.NewDecoder(res.Body)
-	var steps stepLog
 	for {
 		var m jsonstream.Message
 		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
@@ -285,6 +305,7 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 		}
 		if m.Stream != "" {
 			io.WriteString(logf, m.Stream)
+			mu.Lock()
 			for _, l := range strings.Split(strings.TrimRight(m.Stream, "\n"), "\n") {
 				// The engine colours a step's standard error.
 				l = strings.TrimSpace(ansiColour.ReplaceAllString(l, ""))
@@ -295,6 +316,7 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 					steps.add(l)
 				}
 			}
+			mu.Unlock()
 		}
 		if m.Status != "" {
 			fmt.Fprintln(logf, m.Status)
@@ -303,6 +325,8 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, writeCt
 			fmt.Fprintf(logf, "ERROR: %s\n", m.Error.Message)
 			// A failing step's name replaces the engine's message, which
 			// would quote the whole setup script.
+			mu.Lock()
+			defer mu.Unlock()
 			return "", steps.err("build "+tag+": ", m.Error.Message, logf.Name())
 		}
 	}

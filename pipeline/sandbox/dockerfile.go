@@ -130,8 +130,10 @@ const (
 // the failing step, and the last lines that step printed.
 type stepLog struct {
 	check, failed string
-	last          []string
-	partial       []byte // Write's line so far
+	// step is the setup script's step under way, for the progress lines.
+	step    string
+	last    []string
+	partial []byte // Write's line so far
 }
 
 // maxStepLine bounds a line that Write keeps: an install command may print
@@ -163,6 +165,7 @@ func (s *stepLog) add(line string) {
 		if strings.Contains(name, stepFailed) {
 			s.failed = name
 		} else {
+			s.step = name
 			s.reset() // a new step: the output that matters is its own
 		}
 		return

@@ -172,3 +172,32 @@ func status(w io.Writer, format string, args ...any) {
 		fmt.Fprintf(w, format+"\n", args...)
 	}
 }
+
+// heartbeat writes line's answer to w every period until the returned
+// function is called: a long step that has nothing else to say says that
+// it is still going (issue 36 §5). No writer, no goroutine.
+func heartbeat(w io.Writer, period time.Duration, line func(elapsed time.Duration) string) (stop func()) {
+	if w == nil || period <= 0 {
+		return func() {}
+	}
+	start := time.Now()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintln(w, line(time.Since(start)))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}

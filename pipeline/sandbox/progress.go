@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +22,8 @@ import (
 // output as it streams (guard.ProgressFile); the host reads it while the
 // job runs.
 type TestProgress struct {
-	// Side is Before or After, or CoverageSide or SolutionSide.
+	// Side is Before or After, or CoverageSide, SolutionSide or a
+	// MutantSide.
 	Side string
 	// Run is the current run, of Runs.
 	Run, Runs int
@@ -44,6 +46,15 @@ const (
 	CoverageSide = "coverage"
 	SolutionSide = "solution"
 )
+
+// mutantSidePrefix starts the side of a mutant's job in the mutate stage.
+const mutantSidePrefix = "mutant "
+
+// MutantSide is the side of mutant id's job.
+func MutantSide(id string) string { return mutantSidePrefix + id }
+
+// MutantOf returns the mutant id of a MutantSide, and whether it is one.
+func MutantOf(side string) (string, bool) { return strings.CutPrefix(side, mutantSidePrefix) }
 
 // FollowProgress follows one side's test runs in a job: it sends the
 // side's start at once (run 1 of runs, known tests estimated), and returns

@@ -104,6 +104,11 @@ type Section struct {
 	Tests []string `json:"tests"`
 	// Untested says why no test asserts the section; empty when one does.
 	Untested string `json:"untested,omitempty"`
+	// SameTestsAs names the first earlier section with exactly the same
+	// tests: no solution can complete one and not the other, so the map
+	// cannot tell them apart (issue 31: on grpc-go every section had the
+	// same 14 tests and Completed became all-or-nothing).
+	SameTestsAs string `json:"same_tests_as,omitempty"`
 }
 
 // Figures are the reference solution's Completed under a map: the task
@@ -219,6 +224,7 @@ func Compute(stage string, in Input) *Map {
 		}
 		m.Tests = append(m.Tests, mt)
 	}
+	firstWith := map[string]string{} // a test set -> the first section with it
 	for _, s := range in.Sections {
 		sec := Section{ID: s.ID, Title: s.Title, Tests: bySection[s.ID]}
 		if sec.Tests == nil {
@@ -227,6 +233,12 @@ func Compute(stage string, in Input) *Map {
 			m.Untested = append(m.Untested, s.ID)
 		} else {
 			m.Reference.Completed++
+			key := strings.Join(sec.Tests, "\x00")
+			if first, ok := firstWith[key]; ok {
+				sec.SameTestsAs = first
+			} else {
+				firstWith[key] = s.ID
+			}
 		}
 		m.Sections = append(m.Sections, sec)
 	}
@@ -328,6 +340,28 @@ func (m *Map) Summary() string {
 	}
 	if len(un) > 0 {
 		s += "; untested: " + strings.Join(un, "; ")
+	}
+	return s
+}
+
+// PerSection says how many F2P tests map to each task section, and which
+// sections have exactly the same tests as an earlier one (issue 31 §2):
+// "tests per section: 4.1 14, 4.2 3; 4.3 has the same tests as 4.2, so no
+// solution completes one without the other".
+func (m *Map) PerSection() string {
+	var per, same []string
+	for _, sec := range m.Sections {
+		per = append(per, fmt.Sprintf("%s %d", sec.ID, len(sec.Tests)))
+		if sec.SameTestsAs != "" {
+			same = append(same, sec.ID+" has the same tests as "+sec.SameTestsAs)
+		}
+	}
+	if len(per) == 0 {
+		return ""
+	}
+	s := "tests per section: " + strings.Join(per, ", ")
+	if len(same) > 0 {
+		s += "; " + strings.Join(same, ", ") + ", so no solution completes one without the other"
 	}
 	return s
 }

@@ -101,6 +101,38 @@ func TestComputeOrder(t *testing.T) {
 	if s := got.Summary(); s != "5 task sections, the reference solution completes 4/5; untested: D (no FAIL_TO_PASS test fails on its revert (revert-d) and no mapping row names a FAIL_TO_PASS test for it)" {
 		t.Errorf("summary %q", s)
 	}
+	if s := got.PerSection(); s != "tests per section: A 2, B 3, C 2, D 0, E 2" {
+		t.Errorf("per section %q", s)
+	}
+}
+
+// TestSameTests flags a section whose tests are exactly another's: no
+// solution can complete one without the other (issue 31 §2).
+func TestSameTests(t *testing.T) {
+	secs := []mapping.TaskSection{{ID: "4.1"}, {ID: "4.2"}, {ID: "4.3"}, {ID: "4.5"}}
+	named := func(ids ...string) sectionmap.Rows {
+		n := map[string]int{}
+		for i, id := range ids {
+			n[id] = i + 1
+		}
+		return sectionmap.Rows{Named: n}
+	}
+	m := sectionmap.Compute("mutate", sectionmap.Input{Tests: []string{"a", "b", "c"}, Sections: secs,
+		Rows: map[string]sectionmap.Rows{"a": named("4.1", "4.2", "4.5"), "b": named("4.1", "4.2", "4.5"), "c": named("4.3")}})
+	var same []string
+	for _, sec := range m.Sections {
+		same = append(same, sec.ID+"="+sec.SameTestsAs)
+	}
+	if !reflect.DeepEqual(same, []string{"4.1=", "4.2=4.1", "4.3=", "4.5=4.1"}) {
+		t.Fatalf("same tests: %q", same)
+	}
+	want := "tests per section: 4.1 2, 4.2 2, 4.3 1, 4.5 2; 4.2 has the same tests as 4.1, 4.5 has the same tests as 4.1, so no solution completes one without the other"
+	if got := m.PerSection(); got != want {
+		t.Fatalf("PerSection:\n%s\nwant\n%s", got, want)
+	}
+	if got := (&sectionmap.Map{}).PerSection(); got != "" {
+		t.Fatalf("no sections: %q", got)
+	}
 }
 
 // licensing is the testdata/licensing fixture: a Python module shaped

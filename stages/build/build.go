@@ -414,6 +414,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		fmt.Fprintf(env.Status, "%s: %s\n", c.ID, rep.Summary())
 		if smap.Reference.Total > 0 {
 			fmt.Fprintf(env.Status, "%s: %s\n", c.ID, smap.Summary())
+			fmt.Fprintf(env.Status, "%s: %s\n", c.ID, smap.PerSection())
 		}
 	}
 	return nil

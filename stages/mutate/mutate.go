@@ -327,6 +327,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			rn.plan = coverage.NewPlan(ctx, covSpec)
 		}
 	}
+	if s.Progress != nil {
+		rn.progress = func(p sandbox.TestProgress) { s.Progress(c.ID, p) }
+		if covSpec.Grader != "" {
+			if rn.grader, err = os.ReadFile(covSpec.Grader); err != nil {
+				return fmt.Errorf("candidate %s: grader: %w", c.ID, err)
+			}
+		}
+	}
 	rep.Runs.Selective = rn.selective()
 	outcomes := make([]*outcome, len(mutants))
 	var todo []int
@@ -456,6 +464,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			return fmt.Errorf("candidate %s: %w", c.ID, err)
 		}
 		fmt.Fprintf(status, "%s: test-to-section map (%s): %s\n", c.ID, strings.Join(smap.Sources, ", "), smap.Summary())
+		if line := smap.PerSection(); line != "" {
+			fmt.Fprintf(status, "%s: %s\n", c.ID, line)
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
+	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
@@ -33,6 +35,11 @@ type runner struct {
 	build     string           // the build check command, "" for none
 	testPatch []byte
 	f2p, p2p  []string
+	// progress, when set, receives each job's test progress, counted in
+	// its log by grader (the task's lolbench-grade) when there is one
+	// (issue 36 §5: a mutant job was silent for up to a minute).
+	progress sandbox.ProgressFunc
+	grader   []byte
 }
 
 // outcome is what one mutant's job found.
@@ -59,12 +66,14 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	o.executed = len(selected)
 	var b strings.Builder
 	b.WriteString(coverage.ApplyScript([]string{"test.patch", "mutant.patch"}))
+	b.WriteString(coverage.ProgressScript(rn.progress != nil, len(selected)))
 	if rn.build != "" {
 		fmt.Fprintf(&b, "sh -c %s >\"$out/build.log\" 2>&1 </dev/null\nrc=$?\necho $rc >\"$out/build.exit\"\n[ $rc -eq 0 ] || exit 0\n", testcmd.Quote(rn.build))
 	}
 	if len(selected) > 0 {
-		b.WriteString("log=\"$out/run-1.log\"\nexitfile=\"$out/run-1.exit\"\nresdir=\"$out/run-1.results\"\n")
+		b.WriteString("log=\"$out/run-1.log\"\nexitfile=\"$out/run-1.exit\"\nresdir=\"$out/run-1.results\"\n: >\"$log\"\nlolbench_count \"$log\"\n")
 		b.WriteString(sandbox.RunOnceScript(rn.recipe, selection))
+		b.WriteString("lolbench_count_end\n")
 	}
 	if err := os.RemoveAll(outDir); err != nil {
 		return nil, err
@@ -75,6 +84,15 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		Files:   map[string][]byte{"test.patch": rn.testPatch, "mutant.patch": patch},
 		Timeout: 2*time.Duration(rn.recipe.Limits.TimeoutSec)*time.Second + 5*time.Minute,
 		OutDir:  outDir,
+	}
+	if rn.progress != nil {
+		if rn.grader != nil {
+			job.Files[guard.GraderFile] = rn.grader
+			job.Executables = map[string]bool{guard.GraderFile: true}
+		}
+		var over func(string)
+		ctx, over = sandbox.FollowProgress(ctx, rn.progress, sandbox.MutantSide(m.ID), 1, len(selected), guard.ProgressFile)
+		defer func() { over(filepath.Join(outDir, guard.ProgressFile)) }()
 	}
 	jr, err := rn.env.Run(ctx, job)
 	if err != nil {
@@ -114,6 +132,17 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		for _, r := range grade.Judge(res, exit, perr).Results {
 			status[r.Name] = r.Status
 		}
+	}
+	// A mutant on which a test unit fails as a whole (a Go test package
+	// that does not compile, a Python test module that does not import)
+	// says nothing of which section a test asserts: every test of the unit
+	// fails alike (issue 31 §2: on grpc-go each section's revert was
+	// "killed" by the same 14 tests). It is dropped as not building, so
+	// that a section revert is retried as a stub revert.
+	if units := brokenUnits(status); len(units) > 0 {
+		log, _ := os.ReadFile(filepath.Join(outDir, "run-1.log"))
+		o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the tests of %s do not build on it: %s", joinCut(units, 3), firstError(buildOutput(log), 1))
+		return o, nil
 	}
 	sel := map[string]bool{}
 	for _, t := range selected {
@@ -254,4 +283,36 @@ func joinCut(list []string, n int) string {
 		return strings.Join(list, ", ")
 	}
 	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
+}
+
+// brokenUnits lists the test units a run reports failed as a whole, by
+// their error entries ("example.com/m/pkg [package]", a suite, a crate),
+// without the marker.
+func brokenUnits(status map[string]results.Status) []string {
+	var out []string
+	for name, st := range status {
+		if sandbox.IsMarker(name) && st != results.Passed && st != results.Skipped {
+			out = append(out, name[:strings.LastIndex(name, " [")])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// buildOutput is a test log's text with go test -json's events read back
+// to the lines they carry (a build failure's compiler errors are
+// "build-output" events since Go 1.24).
+func buildOutput(log []byte) string {
+	var b strings.Builder
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.HasPrefix(line, "{") {
+			var ev struct{ Output string }
+			if json.Unmarshal([]byte(line), &ev) == nil {
+				b.WriteString(ev.Output)
+				continue
+			}
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }
