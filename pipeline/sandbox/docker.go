@@ -409,12 +409,12 @@ func (e *dockerEnv) Run(ctx context.Context, job Job) (res *JobResult, err error
 	}
 	env := append([]string{"LOLBENCH_DIR=" + JobDir, "LOLBENCH_TESTBED=" + recipe.Workdir, "LOLBENCH_ROOT="}, job.Env...)
 	cfg := &container.Config{
-		Image:           e.image,
-		Cmd:             []string{"sh", "-c", `sh "$LOLBENCH_DIR/job.sh" >"$LOLBENCH_DIR/out/console.log" 2>&1`},
-		User:            user,
-		WorkingDir:      recipe.Workdir,
-		Env:             env,
-		Labels:          jobLabels(job.Name, e.spec.Task),
+		Image:      e.image,
+		Cmd:        []string{"sh", "-c", `sh "$LOLBENCH_DIR/job.sh" >"$LOLBENCH_DIR/out/console.log" 2>&1`},
+		User:       user,
+		WorkingDir: recipe.Workdir,
+		Env:        env,
+		Labels:     jobLabels(job.Name, e.spec.Task),
 	}
 	suffix := make([]byte, 4)
 	rand.Read(suffix)

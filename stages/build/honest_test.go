@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
-	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 )
 
