@@ -64,12 +64,16 @@ type Info struct {
 
 // EPInfo describes the proposal.
 type EPInfo struct {
-	ID      string    `json:"id"` // "PEP 617"
-	Title   string    `json:"title"`
-	File    string    `json:"file"` // ep.md or ep.rst in the candidate folder
-	Status  string    `json:"status,omitempty"`
-	Created time.Time `json:"created"`
-	URL     string    `json:"url,omitempty"`
+	ID    string `json:"id"` // "PEP 617"
+	Title string `json:"title"`
+	File  string `json:"file"` // ep.md or ep.rst in the candidate folder
+	// Status is the status the EP declares in the text the task asks for
+	// (at Revision); StatusAtTip is its status at the EP repository's
+	// tip, when that differs (selection reads the tip).
+	Status      string    `json:"status,omitempty"`
+	StatusAtTip string    `json:"status_at_tip,omitempty"`
+	Created     time.Time `json:"created"`
+	URL         string    `json:"url,omitempty"`
 	// Revision is the commit of a git EP source that the EP text was read
 	// at: the last commit at or before the PR's merge.
 	Revision string `json:"revision,omitempty"`

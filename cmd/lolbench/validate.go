@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -32,13 +33,15 @@ func NewCmdValidate(f *Factory, runF func(*ValidateOptions) error) *cobra.Comman
 	opts := &ValidateOptions{IO: f.IO}
 	var ruleList, format string
 	cmd := &cobra.Command{
-		Use:   "validate (--ep EP --repo DIR --base REV --head REV --mapping FILE | CANDIDATE)",
+		Use:   "validate (--ep EP --repo DIR --base REV --head REV [--mapping] FILE | CANDIDATE)",
 		Short: "Check a mapping artifact against the 28 static rules",
 		Long: `Validate checks a candidate's mapping artifact against the 28 static rules
 (lolbench rules list): the EP's sections, the PR's change between two
 revisions and the tree-sitter scopes of the changed lines are read once and
 shared by every rule. With CANDIDATE, the EP, repository, revisions and
-mapping come from the candidate's candidate.json in --workspace.
+mapping come from the candidate's candidate.json in --workspace. A
+mapping file may be given as the argument instead of --mapping: an
+argument that names an existing file, or ends in .md, is one.
 
 Judgement cells that still hold the marker TODO (a scaffold's, see 'lolbench
 mapping scaffold') are reported as unfilled, each with its line; rule
@@ -56,10 +59,16 @@ Exit status: 0 when no rule is violated and no cell is unfilled, 1 when any
 is, 2 for bad input (unreadable files, unknown revisions, an artifact that
 cannot be parsed).`,
 		Example: `  lolbench validate --ep ep.md --repo repo --base base --head head --mapping mapping.md
+  lolbench validate mapping.md --ep ep.md --repo repo --base base --head head
   lolbench validate ... --rules 1,5,27 --json | jq '.violations'
   lolbench validate tinykv-tkep-0002 --workspace work --fix`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 && !cmd.Flags().Changed("mapping") && isMappingFile(args[0]) {
+				// "validate mapping.md --ep ..." names the mapping, not a
+				// candidate (issue 36: it was read as a candidate id).
+				opts.Sources.Mapping, args = args[0], nil
+			}
 			if len(args) == 1 {
 				opts.Candidate = args[0]
 				for _, name := range []string{"ep", "format", "repo", "base", "head", "mapping"} {
@@ -70,9 +79,9 @@ cannot be parsed).`,
 			} else if cmd.Flags().Changed("workspace") {
 				return fmt.Errorf("validate: --workspace needs a CANDIDATE (see 'lolbench validate --help')")
 			}
-			for flag, v := range map[string]string{"--ep": opts.Sources.EP, "--repo": opts.Sources.Repo, "--base": opts.Sources.Base, "--head": opts.Sources.Head, "--mapping": opts.Sources.Mapping} {
-				if v == "" && opts.Candidate == "" {
-					return fmt.Errorf("validate: %s is required without a CANDIDATE (see 'lolbench validate --help')", flag)
+			for _, f := range []struct{ flag, v string }{{"--ep", opts.Sources.EP}, {"--repo", opts.Sources.Repo}, {"--base", opts.Sources.Base}, {"--head", opts.Sources.Head}, {"--mapping", opts.Sources.Mapping}} {
+				if f.v == "" && opts.Candidate == "" {
+					return fmt.Errorf("validate: %s is required without a CANDIDATE (see 'lolbench validate --help')", f.flag)
 				}
 			}
 			if format != "" {
@@ -105,6 +114,17 @@ cannot be parsed).`,
 	fl.BoolVar(&opts.Fix, "fix", false, "rewrite the mapping's computed cells first, and print the changes")
 	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder, with a CANDIDATE")
 	return cmd
+}
+
+// isMappingFile reports whether validate's argument names a mapping file
+// rather than a candidate: a candidate id has no "/" and no ".md", and
+// is never an existing file's name here.
+func isMappingFile(arg string) bool {
+	if strings.HasSuffix(strings.ToLower(arg), ".md") || strings.ContainsAny(arg, `/\`) {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func parseRuleList(s string) ([]int, error) {

@@ -46,6 +46,11 @@ func TestValidateFlags(t *testing.T) {
 		{"candidate with --mapping", []string{"validate", "c-1", "--mapping", "m.md"}, nil,
 			"validate: --mapping cannot be given with a candidate, whose candidate.json names it"},
 		{"workspace without candidate", append(base, "--workspace", "w"), nil, "validate: --workspace needs a CANDIDATE"},
+		// The mapping as the argument (issue 36: it was read as a
+		// candidate id, and --ep was refused with a candidate).
+		{"mapping as the argument", append([]string{"validate", "curated/a58.md"}, base[1:9]...), &ValidateOptions{
+			Sources: rules.Sources{EP: "e.md", Repo: "r", Base: "b", Head: "h", Mapping: "curated/a58.md"}, Workspace: "work"}, ""},
+		{"mapping file without its sources", []string{"validate", "mapping.md"}, nil, "validate: --ep is required without a CANDIDATE"},
 		{"two candidates", []string{"validate", "a", "b"}, nil, "accepts at most 1 arg(s), received 2"},
 		{"unknown rule", append(base, "--rules", "29"), nil, `no rule "29"`},
 		{"bad format", append(base, "--format", "docx"), nil, "docx"},

@@ -360,6 +360,8 @@ type pair struct {
 	// notes say what was inferred rather than read (Note); they go to
 	// the decision, the funnel, the log and candidate.json.
 	notes []string
+	// statusAtRev is the EP's status in the text read at the PR's merge.
+	statusAtRev string
 }
 
 // prData is what collection knows of a PR, from GitHub or the registry.
@@ -498,6 +500,9 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 		Checks:  sortChecks(checks),
 		Pending: []string{CritImplementable},
 		Notes:   pa.notes,
+	}
+	if rev != "" && pa.statusAtRev != pa.ep.Status {
+		info.EP.Status, info.EP.StatusAtTip = pa.statusAtRev, pa.ep.Status
 	}
 	if pr.keptIDs[id] {
 		return fmt.Errorf("candidate id %s is made twice; make eps.name tell the proposals apart", id)

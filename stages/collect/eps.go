@@ -583,6 +583,7 @@ var errStopWalk = errors.New("stop")
 // asks where the proposal stands now.
 func (pr *projectRun) epAtMerge(ctx context.Context, pa *pair, merged time.Time) ([]byte, string, error) {
 	g, e := pr.epGit, pa.ep
+	pa.statusAtRev = e.Status
 	if g == nil || e.textPath == "" {
 		return e.Text, "", nil
 	}
@@ -614,7 +615,33 @@ func (pr *projectRun) epAtMerge(ctx context.Context, pa *pair, merged time.Time)
 		pr.note(pa, fmt.Sprintf("%s changed after the PR was merged (%s): %s is its text as of %s (committed %s), the last commit of the EP repository at or before the merge, not the tip %s",
 			e.textPath, stamp(merged), epFile(e.Format), rev[:12], stamp(c.Committer.When), tip[:12]))
 	}
+	if at := pr.statusAt(c, e, old); at != e.Status {
+		// The task asks for what the PR implemented, so the candidate
+		// gives the status its text had then (issue 36: "Implemented" at
+		// the tip beside an ep.md that says "Draft").
+		pa.statusAtRev = at
+		pr.note(pa, fmt.Sprintf("the EP's status is %q as of %s and %q at the tip %s; candidate.json gives the first", at, rev[:12], e.Status, tip[:12]))
+	}
 	return old, rev, nil
+}
+
+// statusAt reads the status an EP declared at commit c, whose text there
+// is text (a KEP's status is in its kep.yaml at c); "" when it cannot be
+// read.
+func (pr *projectRun) statusAt(c *object.Commit, e *EP, text []byte) string {
+	r := rawEP{path: e.Path, content: text}
+	if formatOf(&pr.p.EPs, e.Path) == registry.FormatKEP {
+		meta, err := textAt(c, e.Path)
+		if err != nil {
+			return ""
+		}
+		r.content, r.text = meta, text
+	}
+	at, why := parseEP(&pr.p.EPs, r)
+	if why != "" {
+		return ""
+	}
+	return at.Status
 }
 
 // asOf returns the last commit at or before t on the first-parent line of

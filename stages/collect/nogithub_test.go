@@ -282,7 +282,8 @@ func TestCollectEPAsOfMerge(t *testing.T) {
 		note     string // "" for none; {rev} and {tip} are 12-hex prefixes
 	}{
 		{"changed after the merge: the text as of the merge, not a side branch's", "2026-03-25T00:00:00Z", "c2",
-			"Text, revised.\n", "proposals/wep-0002.md changed after the PR was merged (2026-03-25T00:00:00Z): ep.md is its text as of {rev} (committed 2026-03-22T12:00:00Z), the last commit of the EP repository at or before the merge, not the tip {tip}"},
+			"Text, revised.\n", "proposals/wep-0002.md changed after the PR was merged (2026-03-25T00:00:00Z): ep.md is its text as of {rev} (committed 2026-03-22T12:00:00Z), the last commit of the EP repository at or before the merge, not the tip {tip}" +
+				"\x00the EP's status is \"Accepted\" as of {rev} and \"Final\" at the tip {tip}; candidate.json gives the first"},
 		{"unchanged since the merge: no note, the merge-time revision", "2026-04-02T18:00:00Z", "m",
 			"Text, revised again.\n\nA side paragraph.\n", ""},
 		{"merged at the tip's own time", "2026-04-03T12:00:00Z", "c5", "Text, revised again.\n\nA side paragraph.\n", ""},
@@ -330,10 +331,15 @@ func TestCollectEPAsOfMerge(t *testing.T) {
 			rev := h[tc.rev].String()
 			var notes []string
 			if tc.note != "" {
-				notes = []string{strings.NewReplacer("{rev}", rev[:12], "{tip}", tip[:12], "{c0}", h["c0"].String()[:12]).Replace(tc.note)}
+				notes = strings.Split(strings.NewReplacer("{rev}", rev[:12], "{tip}", tip[:12], "{c0}", h["c0"].String()[:12]).Replace(tc.note), "\x00")
 			}
+			// The status is the one the text as of the merge declares
+			// (issue 36), the tip's beside it when they differ.
 			wantEP := pipeline.EPInfo{ID: "WEP 2", Title: "Widget proposal 2", File: "ep.md", Status: "Final",
 				Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), URL: "https://github.com/acme/proposals/blob/" + rev + "/proposals/wep-0002.md", Revision: rev}
+			if tc.rev == "c2" {
+				wantEP.Status, wantEP.StatusAtTip = "Accepted", "Final"
+			}
 			if info.EP != wantEP || !reflect.DeepEqual(info.Notes, notes) {
 				t.Errorf("candidate.json: EP %+v, notes %q\nwant %+v, notes %q", info.EP, info.Notes, wantEP, notes)
 			}
