@@ -11,24 +11,31 @@
 //
 //  1. kill: T fails on a revert of S (the mapped-section revert, its stub
 //     retry, or an LLM section revert) while it passes on the reference
-//     solution, as every F2P test does. Killing S's revert is sufficient.
-//     Surviving a revert that takes all of S away is decisive the other
-//     way; surviving a stub revert is not, since a stub keeps S's module-
-//     and class-level lines (tables, fields, constants).
-//  2. reach: T runs lines S owns, where per-test coverage can see them.
-//     Lines that run at import or class-definition time (coverage's setup
+//     solution, as every F2P test does, and some other F2P test passes on
+//     that revert. Surviving a revert that takes all of S away is
+//     decisive the other way; surviving a stub revert is not, since a
+//     stub keeps S's module- and class-level lines (tables, fields,
+//     constants). A revert that every F2P test fails shows that every test
+//     depends on S, not which tests assert it (issue 31 §2: on grpc-go,
+//     each section of a load balancer), and counts only for a test nothing
+//     else maps (Dependencies lists such reverts).
+//  2. rows: the blocks whose rows name T by file, class and function (a
+//     Go subtest by its parent's or its suite method's name): the
+//     reviewer's reading of which section T asserts (paper §3.4, the
+//     relationships confirmed in the semantic review).
+//  3. reach, for a test no row names: T runs lines S owns that some other
+//     F2P test does not run, where per-test coverage can see them. Lines
+//     that run at import or class-definition time (coverage's setup
 //     lines, a TypedDict body, module tables) are run by no test, so they
-//     are left out of the check.
-//  3. rows: the mapping's rows, as a fallback only: the blocks whose rows
-//     name T by file, class and function, and when none does and T kills
-//     no revert, the sections of T's file in the PR File Summary (a file
-//     serves several sections; a kill says which of them T asserts).
+//     are left out.
+//  4. the file row, for a test no row names and no kill maps: the sections
+//     of T's file in the PR File Summary, less those coverage sees and T
+//     does not reach.
 //
-// Coverage narrows but never vetoes: a test that does not reach S's
-// visible lines loses only the file row's guess of S, not a kill and not
-// a row that names it. A test may belong to several sections. A section
-// no F2P test asserts is untested: a defect of the task, which the build,
-// status, the report and the export list.
+// A test may belong to several sections. A section no F2P test asserts is
+// untested: a defect of the task, which the build, status, the report and
+// the export list; so is a section whose tests are exactly another's
+// (SameTestsAs): no solution completes one without the other.
 package sectionmap
 
 import (
@@ -144,6 +151,10 @@ type Map struct {
 	// Broad are the F2P tests mapped to no section: possibly overly broad
 	// (SWE-Bench ProMax), checking no implementable section.
 	Broad []string `json:"possibly_overly_broad"`
+	// Dependencies are the revert mutants every judged F2P test fails:
+	// each test depends on their section, and none of their kills says
+	// which section a test asserts, so they are no evidence here.
+	Dependencies []string `json:"dependency_only_reverts,omitempty"`
 	// Reference is the reference solution's Completed under this map.
 	Reference Figures `json:"reference"`
 	// Previous is set when this map changed the grading of the map before
@@ -175,6 +186,33 @@ func Compute(stage string, in Input) *Map {
 	for _, list := range reverts {
 		sort.Strings(list)
 	}
+	// Evidence tells sections apart only when it does not hold for every
+	// test (issue 31 §2): a revert that every judged F2P test fails (the
+	// sections everything runs through, a balancer's resolver handling)
+	// shows that each test depends on the section, not which section each
+	// test asserts; so do lines every covered F2P test runs.
+	discriminates := map[string]bool{} // revert -> some judged test survives it
+	for mu := range in.Reverts {
+		for _, t := range in.Tests {
+			if in.Judged[t] && !slices.Contains(in.Kills[t], mu) {
+				discriminates[mu] = true
+				break
+			}
+		}
+		if !discriminates[mu] && anyJudged(in) {
+			m.Dependencies = append(m.Dependencies, mu)
+		}
+	}
+	sort.Strings(m.Dependencies)
+	missedBySome := map[string]bool{} // section -> some covered test runs none of its lines
+	for _, s := range in.Sections {
+		for _, t := range in.Tests {
+			if cov, ok := in.Covered[t]; ok && cov.Intersect(in.Owned[s.ID]).Count() == 0 {
+				missedBySome[s.ID] = true
+				break
+			}
+		}
+	}
 	bySection := map[string][]string{}
 	for _, t := range in.Tests {
 		mt := Test{Test: t, Sections: []string{}, Evidence: []string{}}
@@ -186,17 +224,29 @@ func Compute(stage string, in Input) *Map {
 		cov, hasCov := in.Covered[t]
 		killsAny := false
 		for mu := range in.Reverts {
-			killsAny = killsAny || (in.Judged[t] && killed[mu])
+			killsAny = killsAny || (in.Judged[t] && killed[mu] && discriminates[mu])
+		}
+		unnamed := len(rows.Named) == 0
+		reachesAny := false
+		for _, s := range in.Sections {
+			reachesAny = reachesAny || hasCov && missedBySome[s.ID] && cov.Intersect(in.Owned[s.ID]).Count() > 0
 		}
 		for _, s := range in.Sections {
 			ev := ""
 			visible := hasCov && in.Owned[s.ID].Count() > 0
+			reached := visible && cov.Intersect(in.Owned[s.ID]).Count() > 0
 			block, named := rows.Named[s.ID]
+			// A kill by a revert every test fails counts only for a test
+			// that nothing else maps: it is all there is to say of it.
+			lastResort := unnamed && !killsAny && !reachesAny
 			for _, mu := range reverts[s.ID] {
-				if in.Judged[t] && killed[mu] {
+				if in.Judged[t] && killed[mu] && (discriminates[mu] || lastResort) {
 					ev = "killed " + mu
 					if in.Partial[mu] {
 						ev += " (stub revert)"
+					}
+					if !discriminates[mu] {
+						ev += " (every test fails it)"
 					}
 					break
 				}
@@ -205,12 +255,14 @@ func Compute(stage string, in Input) *Map {
 			case ev != "":
 			case in.Judged[t] && whole[s.ID]:
 				// It survives the whole section's removal.
-			case visible && cov.Intersect(in.Owned[s.ID]).Count() > 0:
+			case named:
+				// A row that names the test is the reviewer's reading
+				// (paper §3.4: pairs confirmed in the semantic review).
+				ev = fmt.Sprintf("row of block %d", block)
+			case unnamed && reached && missedBySome[s.ID]:
 				n := cov.Intersect(in.Owned[s.ID]).Count()
 				ev = fmt.Sprintf("reached %s's lines (%d %s)", s.ID, n, plural(n, "line"))
-			case named:
-				ev = fmt.Sprintf("row of block %d", block)
-			case len(rows.Named) == 0 && !killsAny && !visible && slices.Contains(rows.File, s.ID):
+			case unnamed && !killsAny && (!visible || reached) && slices.Contains(rows.File, s.ID):
 				ev = "file row of " + rows.FilePath
 			}
 			if ev != "" {
@@ -248,6 +300,15 @@ func Compute(stage string, in Input) *Map {
 
 // untestedWhy says why no test asserts a section: the evidence that was
 // looked for and not found.
+func anyJudged(in Input) bool {
+	for _, t := range in.Tests {
+		if in.Judged[t] {
+			return true
+		}
+	}
+	return false
+}
+
 func untestedWhy(in Input, id string, reverts []string) string {
 	var why []string
 	if len(reverts) > 0 && len(in.Judged) > 0 {

@@ -448,3 +448,49 @@ func TestSaveHistory(t *testing.T) {
 		t.Errorf("summary %q", s)
 	}
 }
+
+// TestComputeDiscriminates: a revert every judged test fails, and lines
+// every covered test runs, tell no section apart (issue 31 §2: on grpc-go
+// every section's revert failed the same tests); a row that names a test
+// is the reviewer's reading and wins over coverage. Modelled on gRFC A58:
+// 4.3 is the resolver handling every test runs through, 4.5 the weights,
+// 4.6 per-call reports.
+func TestComputeDiscriminates(t *testing.T) {
+	in := sectionmap.Input{
+		Tests:    []string{"blackout", "percall", "onekill", "unnamed", "alone"},
+		Sections: []mapping.TaskSection{{ID: "4.3"}, {ID: "4.5"}, {ID: "4.6"}},
+		Rows: map[string]sectionmap.Rows{
+			"blackout": {Named: map[string]int{"4.5": 2}},
+			"percall":  {Named: map[string]int{"4.6": 3}},
+		},
+		Reverts: map[string]string{"revert-4.3": "4.3", "revert-4.6": "4.6"},
+		Judged:  map[string]bool{"blackout": true, "percall": true, "onekill": true, "unnamed": true},
+		Kills: map[string][]string{"blackout": {"revert-4.3"}, "percall": {"revert-4.3", "revert-4.6"},
+			"onekill": {"revert-4.3", "revert-4.6"}, "unnamed": {"revert-4.3"}},
+		Covered: map[string]coverage.Lines{
+			"blackout": {"b.go": {1, 7}}, "percall": {"b.go": {1}}, "onekill": {"b.go": {1}}, "unnamed": {"b.go": {1, 7}},
+		},
+		Owned: map[string]coverage.Lines{"4.3": {"b.go": {1}}, "4.5": {"b.go": {7}}},
+	}
+	got := sectionmap.Compute("mutate", in)
+	want := []sectionmap.Test{
+		{Test: "blackout", Sections: []string{"4.5"}, Evidence: []string{"row of block 2"}},
+		{Test: "percall", Sections: []string{"4.6"}, Evidence: []string{"killed revert-4.6"}},
+		{Test: "onekill", Sections: []string{"4.6"}, Evidence: []string{"killed revert-4.6"}},
+		{Test: "unnamed", Sections: []string{"4.5"}, Evidence: []string{"reached 4.5's lines (1 line)"}},
+		{Test: "alone", Sections: []string{}, Evidence: []string{}},
+	}
+	if !reflect.DeepEqual(got.Tests, want) {
+		t.Fatalf("tests:\n got %+v\nwant %+v", got.Tests, want)
+	}
+	if !reflect.DeepEqual(got.Dependencies, []string{"revert-4.3"}) || !reflect.DeepEqual(got.Untested, []string{"4.3"}) {
+		t.Fatalf("dependencies %v, untested %v", got.Dependencies, got.Untested)
+	}
+	// A test that nothing else maps keeps the kills every test shares: it
+	// is all there is to say of it.
+	in.Covered, in.Owned = nil, nil
+	got = sectionmap.Compute("mutate", in)
+	if u := got.Tests[3]; !reflect.DeepEqual(u.Sections, []string{"4.3"}) || u.Evidence[0] != "killed revert-4.3 (every test fails it)" {
+		t.Fatalf("unnamed without coverage: %+v", u)
+	}
+}
