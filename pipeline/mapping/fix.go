@@ -85,6 +85,9 @@ func Fix(src []byte, t Totals) ([]byte, []Change, error) {
 
 // countsText is a block's Files line after its label.
 func countsText(c Counts) string {
+	if c == (Counts{Line: c.Line}) {
+		return Marker // a counts line left to be computed
+	}
 	return fmt.Sprintf("%d direct (%s), %d associated (%s), %d accounted (%s) of %d PR files",
 		c.Direct, c.DirectPercent, c.Associated, c.AssociatedPercent, c.Accounted, c.AccountedPercent, c.PRFiles)
 }

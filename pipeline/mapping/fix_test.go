@@ -279,3 +279,29 @@ func TestFixUnparseable(t *testing.T) {
 		t.Fatalf("err %v, out %q, changes %v", err, out, changes)
 	}
 }
+
+// TestFixTodoCounts: a block's Files line left as TODO is a computed cell
+// validate --fix fills, not a parse error (a curator writing blocks by
+// hand leaves it so).
+func TestFixTodoCounts(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "fix", "wrong.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	if !strings.HasPrefix(lines[29], "**Files:** ") {
+		t.Fatalf("line 30 is %q", lines[29])
+	}
+	lines[29] = "**Files:** TODO"
+	out, changes, err := mapping.Fix([]byte(strings.Join(lines, "\n")), mapping.Totals{EPSections: 5, PRFiles: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "wrong.md:30: block 1 (section 2): Files: TODO -> 1 direct (25.0%), 1 associated (25.0%), 2 accounted (50.0%) of 4 PR files"
+	if got := formatChanges(changes); !slices.Contains(got, want) {
+		t.Fatalf("changes %q lack %q", got, want)
+	}
+	if !strings.Contains(string(out), "\n**Files:** 1 direct (25.0%), 1 associated (25.0%), 2 accounted (50.0%) of 4 PR files\n") {
+		t.Fatal("the Files line was not rewritten")
+	}
+}

@@ -680,6 +680,12 @@ func (s *blockParse) labelled(lines []srcLine) {
 }
 
 func (s *blockParse) counts(line int, body string) {
+	if IsMarker(body) {
+		// A computed line a curator left to validate --fix, which
+		// rewrites it; the rules see zero counts until then.
+		s.b.Counts = Counts{Line: line}
+		return
+	}
 	mm := countsRE.FindStringSubmatch(body)
 	if mm == nil {
 		s.p.errorf(line, "block %d: cannot read the counts line %q; it must read %q", s.ord, filesLabel+" "+body, countsForm)
