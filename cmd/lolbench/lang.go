@@ -31,7 +31,9 @@ func newCmdLangList(f *Factory) *cobra.Command {
 can do with it: tree-sitter scopes, test-file conventions and the test
 configuration the verifier resets, the test-result formats, how single tests
 are selected, per-test coverage, the mutation operators, the test audit,
-canaries, the offline base image and the bundled sample. Every column is read
+canaries, the offline base image and the bundled sample, then which
+toolchain versions a task can have offline (Go: any release, from go.mod or
+the recipe's go:). Every column is read
 from the code that does the work; docs/languages.md is the same matrix
 (lolbench lang doc).`,
 		Example: `  lolbench lang list
@@ -63,6 +65,12 @@ from the code that does the work; docs/languages.md is the same matrix
 			}
 			if err := tw.Flush(); err != nil {
 				return err
+			}
+			fmt.Fprintln(f.IO.Out, "\nVersions a task can have offline:")
+			for _, r := range rows {
+				if r.Versions != "" {
+					fmt.Fprintf(f.IO.Out, "  %s: %s\n", r.Language, r.Versions)
+				}
 			}
 			for _, r := range rows {
 				if r.HostSDK != "" {

@@ -17,8 +17,18 @@ func TestLang(t *testing.T) {
 	// The table, then a note per language whose toolchain the host brings.
 	table, notes, _ := strings.Cut(out, "\n\n")
 	lines := strings.Split(table, "\n")
-	if notes != "C# "+baseimage.HostSDK["C#"]+".\n" || !strings.HasPrefix(baseimage.HostSDK["C#"], "needs an SDK from the host: Debian has no .NET SDK") {
-		t.Errorf("notes %q", notes)
+	versions, sdk, _ := strings.Cut(notes, "\n\n")
+	if sdk != "C# "+baseimage.HostSDK["C#"]+".\n" || !strings.HasPrefix(baseimage.HostSDK["C#"], "needs an SDK from the host: Debian has no .NET SDK") {
+		t.Errorf("notes %q", sdk)
+	}
+	// Then which toolchain versions a task can have offline, a line per
+	// language that has an image or a host SDK.
+	vl := strings.Split(versions, "\n")
+	if len(vl) != 11 || vl[0] != "Versions a task can have offline:" ||
+		vl[1] != "  Go: any release the Go module proxy has (golang.org/toolchain, go1.2.2 on), from the base commit's go.mod (toolchain line, else go line) or the recipe's go:, downloaded on the host; go: system keeps the image's Go (Debian's 1.19.8 in the offline image)" ||
+		vl[2] != "  Python: Python 3.11 only (Debian bookworm's python3 3.11.2, pip 23.0; the common image has no C compiler to build another Python); another needs a public image that has it (recipe image:) on a machine that reaches its registry" ||
+		vl[10] != "  C#: the SDK a recipe brings from the host through files: (no offline image)" {
+		t.Errorf("versions:\n%s", versions)
 	}
 	if code != 0 || errOut != "" || len(lines) != len(lang.Table)+1 || !strings.HasPrefix(lines[0], "LANGUAGE ") {
 		t.Fatalf("code %d, stderr %q, %d lines:\n%s", code, errOut, len(lines), out)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
@@ -134,6 +135,16 @@ type Recipe struct {
 	// host's GOPROXY) into layer 2's module cache: auto (the default: when
 	// it requires any and there is no vendor/modules.txt) or off.
 	GoModules string `yaml:"go_modules,omitempty" json:"go_modules,omitempty"`
+	// Go is the task's Go toolchain (issue 31 §1): a release ("1.22.4";
+	// "1.22", as a go.mod's go line, means 1.22.0, and a minor version
+	// before 1.21, "1.17", its newest patch release the Go module proxy
+	// lists), or GoSystem for the image's own Go. Empty: for a recipe whose
+	// language is Go, the base commit's go.mod says (its toolchain line,
+	// else its go line); for any other, the image's. The toolchain is
+	// downloaded on the host through the Go module proxy and copied into
+	// layer 1 (pipeline/gotoolchain); the build records the release it
+	// resolved.
+	Go GoVersion `yaml:"go,omitempty" json:"go,omitempty"`
 	// Imports are the Python modules of the project under test. After
 	// Install, layer 2 checks that each imports from Workdir and not from
 	// a package that shadows it; empty: the top-level packages of Workdir
@@ -171,6 +182,29 @@ const (
 	GoModulesAuto = "auto"
 	GoModulesOff  = "off"
 )
+
+// GoSystem is the go: value that keeps the image's own Go (Debian's 1.19
+// in the offline base image).
+const GoSystem = gotoolchain.System
+
+// GoVersion is the go: field. In YAML it is read as written, so that an
+// unquoted 1.20 stays "1.20" instead of becoming the number 1.2.
+type GoVersion string
+
+// UnmarshalYAML implements yaml.BytesUnmarshaler: the scalar as written,
+// unquoted when quoted. Anything else reads as text that Validate refuses.
+func (g *GoVersion) UnmarshalYAML(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if strings.HasPrefix(s, `"`) || strings.HasPrefix(s, "'") {
+		var q string
+		if err := yaml.Unmarshal(b, &q); err != nil {
+			return err
+		}
+		s = q
+	}
+	*g = GoVersion(s)
+	return nil
+}
 
 // Coverage adapters a recipe may name (pipeline/coverage).
 const (
@@ -447,6 +481,11 @@ func (r *Recipe) Validate() error {
 	case "", GoModulesAuto, GoModulesOff:
 	default:
 		bad("go_modules", "%q is not one of %s, %s", r.GoModules, GoModulesAuto, GoModulesOff)
+	}
+	if r.Go != "" && r.Go != GoSystem {
+		if _, err := gotoolchain.ParseSpec(string(r.Go), ""); err != nil {
+			bad("go", "%v, or %s for the image's Go", err, GoSystem)
+		}
 	}
 	for i, m := range r.Imports {
 		if !moduleRE.MatchString(m) {

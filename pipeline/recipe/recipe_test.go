@@ -1,6 +1,7 @@
 package recipe
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -117,6 +118,10 @@ func TestParseErrors(t *testing.T) {
 			"recipe r.yaml: go_modules: \"always\" is not one of auto, off\n" +
 				"imports[2]: \"1x\" is not a Python module name\n" +
 				"imports[3]: \"a-b\" is not a Python module name"},
+		{"bad go", "image: debian\ntest: {command: 'x {tests}', format: junit}\ngo: 1.2x\n",
+			`recipe r.yaml: go: "1.2x" is not a Go version (1.22, 1.22.4, 1.21rc2), or system for the image's Go`},
+		{"go list", "image: debian\ntest: {command: 'x {tests}', format: junit}\ngo: [1.22]\n",
+			`recipe r.yaml: go: "[1.22]" is not a Go version (1.22, 1.22.4, 1.21rc2), or system for the image's Go`},
 		{"not a mapping", "- a\n- b\n", "recipe r.yaml"},
 		{"garbage", "{{{{", "recipe r.yaml"},
 	}
@@ -136,6 +141,27 @@ func TestParseErrors(t *testing.T) {
 				t.Fatalf("got\n%s\nwant\n%s", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseGo: go: is read as written (an unquoted 1.20 stays 1.20, not
+// the number 1.2), quoted or not, and survives a JSON round trip (the
+// build record).
+func TestParseGo(t *testing.T) {
+	for in, want := range map[string]GoVersion{
+		"go: 1.20\n": "1.20", "go: \"1.22.4\"\n": "1.22.4", "go: '1.17' # newest 1.17.x\n": "1.17",
+		"go: system\n": GoSystem, "go: go1.21rc2\n": "go1.21rc2", "": "",
+	} {
+		r, err := Parse("r.yaml", []byte("image: debian\ntest: {command: 'x {tests}', format: junit}\n"+in))
+		if err != nil || r.Go != want {
+			t.Errorf("%q: go %q, %v; want %q", in, r.Go, err, want)
+			continue
+		}
+		data, _ := json.Marshal(r)
+		var back Recipe
+		if err := json.Unmarshal(data, &back); err != nil || back.Go != want {
+			t.Errorf("%q: JSON round trip %q, %v", in, back.Go, err)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
@@ -41,8 +42,20 @@ type Deps struct {
 	goMod bool
 	// goCache is the downloaded module cache, once fetched.
 	goCache string
-	tmp     string
-	key     string
+	// goRoot is the recipe's Go toolchain in the host's cache (its
+	// GOROOT), once fetched; layer 1 copies it (issue 31 §1).
+	goRoot string
+	tmp    string
+	key    string
+}
+
+// GoRoot is the recipe's Go toolchain on the host, "" when the recipe
+// keeps the image's Go.
+func (d *Deps) GoRoot() string {
+	if d == nil {
+		return ""
+	}
+	return d.goRoot
 }
 
 // layout is what the Dockerfile needs to know of the dependencies; it does
@@ -147,9 +160,11 @@ func wantsGoModules(r recipe.Recipe, tree Tree) (bool, error) {
 
 // PrepareDeps makes what the recipe brings from the host for a tree: it
 // fills the wheels folder when pip can reach an index and the folder lacks
-// a requirement (fillWheels), and downloads the Go modules go.mod requires
-// into a temporary module cache (downloadGoModules). Progress goes to
-// status, the tools' output to logDir/deps.log. The caller closes it.
+// a requirement (fillWheels), brings the recipe's Go toolchain into the
+// host's cache (fetchGo; the recipe's go: must name a release, as
+// ResolveGo leaves it), and downloads the Go modules go.mod requires into
+// a temporary module cache (downloadGoModules). Progress goes to status,
+// the tools' output to logDir/deps.log. The caller closes it.
 func PrepareDeps(ctx context.Context, r recipe.Recipe, tree Tree, logDir string, w io.Writer) (*Deps, error) {
 	if len(r.Requirements) > 0 {
 		if err := fillWheels(ctx, r, logDir, w); err != nil {
@@ -158,6 +173,9 @@ func PrepareDeps(ctx context.Context, r recipe.Recipe, tree Tree, logDir string,
 	}
 	d, err := planDeps(r, tree)
 	if err != nil {
+		return nil, err
+	}
+	if d.goRoot, err = fetchGo(ctx, r, logDir, w); err != nil {
 		return nil, err
 	}
 	if err := d.fetch(ctx, tree, logDir, w); err != nil {
@@ -216,7 +234,14 @@ func downloadGoModules(ctx context.Context, tree Tree, src, cache, logDir string
 		pr.CloseWithError(err)
 		return fmt.Errorf("go_modules: copy the tree: %w", err)
 	}
+	// The host's go downloads the modules whatever the recipe's toolchain:
+	// the module graph is go.mod's. When it is at least as new as go.mod's
+	// go line, GOTOOLCHAIN=local keeps it from switching to the release a
+	// toolchain line names (a download for nothing); an older one is left
+	// to the host's own GOTOOLCHAIN.
+	tcEnv := hostToolchainEnv(ctx, tree)
 	run := func(what string, env ...string) (string, error) {
+		env = append(append([]string(nil), tcEnv...), env...)
 		status(w, "go modules: %s", what)
 		fmt.Fprintf(logf, "$ %s go mod download\n", strings.Join(env, " "))
 		var out bytes.Buffer
@@ -229,11 +254,11 @@ func downloadGoModules(ctx context.Context, tree Tree, src, cache, logDir string
 	}
 	// -mod=mod after the host's GOFLAGS, which may say vendor; GOWORK=off:
 	// a go.work above the copy must not change the module graph.
-	flags := strings.TrimSpace(goEnv(ctx, src, "GOFLAGS") + " -mod=mod")
+	flags := strings.TrimSpace(goEnv(ctx, src, "GOFLAGS", tcEnv...) + " -mod=mod")
 	if last, err := run("go mod download through this host's GOPROXY", "GOFLAGS="+flags, "GOWORK=off"); err != nil {
-		return fmt.Errorf("go_modules: go mod download (through GOPROXY %s) failed: %v: %s (log %s)", goEnv(ctx, src, "GOPROXY"), err, last, logf.Name())
+		return fmt.Errorf("go_modules: go mod download (through GOPROXY %s) failed: %v: %s (log %s)", goEnv(ctx, src, "GOPROXY", tcEnv...), err, last, logf.Name())
 	}
-	hostCache := goEnv(ctx, src, "GOMODCACHE")
+	hostCache := goEnv(ctx, src, "GOMODCACHE", tcEnv...)
 	if hostCache == "" {
 		return fmt.Errorf("go_modules: go env GOMODCACHE printed nothing (log %s)", logf.Name())
 	}
@@ -247,11 +272,34 @@ func downloadGoModules(ctx context.Context, tree Tree, src, cache, logDir string
 	return nil
 }
 
-// goEnv is one variable of go env, as the go command sees it in dir.
-func goEnv(ctx context.Context, dir, name string) string {
+// hostToolchainEnv is GOTOOLCHAIN=local when the host's go is at least
+// as new as the tree's go.mod's go line (or the go.mod has none), else
+// nothing.
+func hostToolchainEnv(ctx context.Context, tree Tree) []string {
+	host, err := gotoolchain.HostVersion(ctx)
+	if err != nil {
+		return nil
+	}
+	data, err := tree.ReadFile("go.mod")
+	if err != nil {
+		return nil
+	}
+	f, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		return nil
+	}
+	if f.Go == nil || gotoolchain.Compare(host, f.Go.Version) >= 0 {
+		return []string{"GOTOOLCHAIN=local"}
+	}
+	return nil
+}
+
+// goEnv is one variable of go env, as the go command sees it in dir with
+// env.
+func goEnv(ctx context.Context, dir, name string, env ...string) string {
 	cmd := exec.CommandContext(ctx, "go", "env", name)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+	cmd.Env = append(append(os.Environ(), env...), "GOWORK=off")
 	out, err := cmd.Output()
 	if err != nil {
 		return ""
@@ -396,15 +444,29 @@ func (d *Deps) copyFile(tw *tar.Writer, name string, f recipe.HostFile) error {
 }
 
 // WriteDir writes the deps/ folder into dir, for a Harbor task's
-// environment/ (its Dockerfile copies it as layer 2 does).
+// environment/ (its Dockerfile copies it as layer 2 does), and the
+// recipe's Go toolchain as toolchain/ (which its layer 1 copies).
 func (d *Deps) WriteDir(dir string) error {
-	if d == nil || !d.layout().copyDeps {
+	if d == nil {
+		return nil
+	}
+	goV, err := goRelease(d.r)
+	if err != nil {
+		return err
+	}
+	if goV != "" && d.goRoot == "" {
+		return fmt.Errorf("deps: the Go toolchain go%s was not fetched", goV)
+	}
+	if !d.layout().copyDeps && d.goRoot == "" {
 		return nil
 	}
 	pr, pw := io.Pipe()
 	go func() {
 		tw := tar.NewWriter(pw)
 		err := d.WriteTar(tw, "")
+		if err == nil && d.goRoot != "" {
+			err = writeToolchain(tw, "", d.goRoot)
+		}
 		if err == nil {
 			err = tw.Close()
 		}

@@ -97,6 +97,10 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.Tree == nil {
 		return nil, errors.New("prepare: no repository tree")
 	}
+	goV, err := goRelease(r)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
 	base := baseImageName(r)
 	env.info.BaseImage = base
 	if _, ok, err := d.imageID(ctx, base); err != nil {
@@ -106,14 +110,33 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		if err := d.checkOffline(ctx, from); err != nil {
 			return nil, err
 		}
-		status(spec.Status, "building layer 1 %s (from %s)", base, from)
+		// The recipe's Go toolchain goes into layer 1 from the host's
+		// cache (issue 31 §1), fetched now unless the build stage did.
+		goroot := spec.Deps.GoRoot()
+		if goV != "" && goroot == "" {
+			if goroot, err = fetchGo(ctx, r, spec.LogDir, spec.Status); err != nil {
+				return nil, fmt.Errorf("prepare: %w", err)
+			}
+		}
+		what := ""
+		if goV != "" {
+			what = ", Go " + goV
+		}
+		status(spec.Status, "building layer 1 %s (from %s%s)", base, from, what)
 		df := "FROM " + from + "\n" + baseDockerfileBody(r)
-		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", spec.Status, dockerfileOnly(df)); err != nil {
+		if _, err := d.build(ctx, base, spec.LogDir, "image-base.log", spec.Status, func(tw *tar.Writer) error {
+			if err := writeFile(tw, "Dockerfile", []byte(df), 0o644); err != nil {
+				return err
+			}
+			if goV == "" {
+				return nil
+			}
+			return writeToolchain(tw, "", goroot)
+		}); err != nil {
 			return nil, err
 		}
 	}
 	deps := spec.Deps
-	var err error
 	if deps == nil {
 		// Planning is cheap (no download): it names layer 2, and only a
 		// missing layer 2 needs the downloads.
@@ -338,10 +361,6 @@ func (d *Docker) build(ctx context.Context, tag, logDir, logName string, w io.Wr
 		return "", fmt.Errorf("build %s: the engine reported no error but the image does not exist (log %s)", tag, logf.Name())
 	}
 	return id, nil
-}
-
-func dockerfileOnly(df string) func(*tar.Writer) error {
-	return func(tw *tar.Writer) error { return writeFile(tw, "Dockerfile", []byte(df), 0o644) }
 }
 
 func writeFile(tw *tar.Writer, name string, data []byte, mode int64) error {

@@ -37,11 +37,14 @@ const (
 )
 
 // baseDockerfileBody is layer 1 after its FROM line: system packages, the
-// non-root user, the recipe's environment variables and the working
-// folder. The classic builder commits a layer for every instruction, ENV,
-// WORKDIR, USER and LABEL included, and on some storage drivers
-// (fuse-overlayfs) each commit walks the whole image, seconds each: so one
-// RUN, one ENV and the WORKDIR, and no labels.
+// non-root user, the recipe's Go toolchain, the recipe's environment
+// variables and the working folder. The classic builder commits a layer
+// for every instruction, ENV, WORKDIR, USER and LABEL included, and on
+// some storage drivers (fuse-overlayfs) each commit walks the whole image,
+// seconds each: so one RUN, the toolchain's COPY when there is one, one
+// ENV and the WORKDIR, and no labels. The toolchain is in layer 1, not in
+// layer 2 with the other host dependencies, so that every base commit and
+// every project with the same image and release share its 200 MiB.
 func baseDockerfileBody(r recipe.Recipe) string {
 	var b strings.Builder
 	// useradd (Debian, Fedora) or adduser (Alpine's busybox).
@@ -53,17 +56,33 @@ func baseDockerfileBody(r recipe.Recipe) string {
 	} else {
 		fmt.Fprintf(&b, "RUN %s\n", user)
 	}
-	keys := make([]string, 0, len(r.Env))
-	for k := range r.Env {
+	// The recipe's Go toolchain (issue 31 §1), when it names one: copied
+	// from the host, its bin first on PATH, GOTOOLCHAIN=local unless the
+	// recipe says otherwise.
+	goV := goReleaseOf(r)
+	b.WriteString(goDockerfile(goV))
+	env := make(map[string]string, len(r.Env)+2)
+	for k, v := range r.Env {
+		env[k] = dockerQuote(v)
+	}
+	if goV != "" {
+		p, set := r.Env["PATH"]
+		env["PATH"] = goPath(p, set)
+		if _, ok := r.Env["GOTOOLCHAIN"]; !ok {
+			env["GOTOOLCHAIN"] = dockerQuote("local")
+		}
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	if len(keys) > 0 {
 		// One ENV sets them all; the values are quoted, so none refers
-		// to another.
+		// to another (the toolchain's PATH refers to the image's own).
 		b.WriteString("ENV")
 		for _, k := range keys {
-			fmt.Fprintf(&b, " %s=%s", k, dockerQuote(r.Env[k]))
+			fmt.Fprintf(&b, " %s=%s", k, env[k])
 		}
 		b.WriteString("\n")
 	}
@@ -245,8 +264,14 @@ func HarborDockerfile(r recipe.Recipe, base, task string, deps *Deps) string {
 
 // Image names. Layer 1 is keyed by what it is built from; layer 2 by the
 // project, the base commit, the tree and the recipe; layer 3 by the task.
+// A layer 1 with a Go toolchain says its release in its tag
+// ("lolbench/base:go1.22.0-<hash>"); the hash covers it too.
 func baseImageName(r recipe.Recipe) string {
-	return BaseRepo + ":" + hash12("FROM "+fromImage(r)+"\n"+baseDockerfileBody(r))
+	h := hash12("FROM " + fromImage(r) + "\n" + baseDockerfileBody(r))
+	if v := goReleaseOf(r); v != "" {
+		return BaseRepo + ":" + tagPart("go"+v) + "-" + h
+	}
+	return BaseRepo + ":" + h
 }
 
 // envImageName names layer 2 for spec and the dependencies planned for it.

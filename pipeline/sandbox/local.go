@@ -66,11 +66,26 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 		// the user's own Python.
 		return nil, fmt.Errorf("prepare: the local executor does not bring a recipe's files, wheels or requirements (they go into the image at %s); use --executor docker", recipe.FilesDir)
 	}
+	// The recipe's Go toolchain, from the host's cache (issue 31 §1), as
+	// layer 1 would have it.
+	goV, err := goRelease(spec.Recipe)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if err := checkLocalGo(goV); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	goroot := spec.Deps.GoRoot()
+	if goV != "" && goroot == "" {
+		if goroot, err = fetchGo(ctx, spec.Recipe, spec.LogDir, spec.Status); err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+	}
 	root, err := os.MkdirTemp(l.TempDir, "lolbench-local-")
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
-	env := &localEnv{l: l, spec: spec, root: root, tmpl: filepath.Join(root, "env")}
+	env := &localEnv{l: l, spec: spec, root: root, tmpl: filepath.Join(root, "env"), goRoot: goroot}
 	ok := false
 	defer func() {
 		if !ok {
@@ -136,9 +151,12 @@ type localEnv struct {
 	spec Spec
 	root string // temporary folder of the environment
 	tmpl string // the prepared work tree
-	info EnvInfo
-	n    int
-	mu   sync.Mutex
+	// goRoot is the recipe's Go toolchain in the host's cache, "" for the
+	// host's own Go.
+	goRoot string
+	info   EnvInfo
+	n      int
+	mu     sync.Mutex
 }
 
 // Info implements Env.
@@ -154,7 +172,8 @@ func (e *localEnv) Close() error { return os.RemoveAll(e.root) }
 // environ is the host's environment without git's variables (GIT_DIR would
 // point git elsewhere), with the recipe's variables, the executor's and
 // the job's, and TMPDIR. The recipe's PATH names the image's folders: here
-// they come first, and the host's own folders follow (localPath).
+// they come first, and the host's own folders follow (localPath); the
+// recipe's Go toolchain comes before all of them, with its GOROOT.
 func (e *localEnv) environ(tmp string, extra []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -171,6 +190,17 @@ func (e *localEnv) environ(tmp string, extra []string) []string {
 		env = append(env, k+"="+v)
 	}
 	env = append(env, e.l.Env...)
+	if e.goRoot != "" {
+		// The toolchain's bin before whatever PATH the rest made (the
+		// last value of a variable is the one exec keeps).
+		path := ""
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				path = v
+			}
+		}
+		env = append(env, localGoEnv(e.goRoot, path)...)
+	}
 	env = append(env, "TMPDIR="+tmp)
 	return append(env, extra...)
 }

@@ -273,6 +273,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
+	// The Go toolchain is settled once, here, so that the record, every
+	// later stage and the Harbor task use the same release (issue 31 §1).
+	logs := filepath.Join(c.Dir, LogDir)
+	if r, err = sandbox.ResolveGo(ctx, r, info.Language, sandbox.GitTree{Repo: repo, Commit: base}, logs, env.Status); err != nil {
+		return fmt.Errorf("candidate %s: environment: %w", c.ID, err)
+	}
 	record := &Record{ID: c.ID, Project: info.Project, Repo: info.Repo, BaseCommit: base, HeadCommit: head,
 		CreatedAt: info.PR.CreatedAt, Recipe: r, TestFiles: sp.TestFiles, TestPaths: sp.TestPaths,
 		Unreviewed: len(gaps) > 0, SkippedGates: gaps}
@@ -315,7 +321,6 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	case len(sp.Solution) == 0:
 		return reject("the PR changes only test files: there is no solution to implement")
 	}
-	logs := filepath.Join(c.Dir, LogDir)
 	os.RemoveAll(filepath.Join(logs, sandbox.Before))
 	os.RemoveAll(filepath.Join(logs, sandbox.After))
 	spec := sandbox.Spec{Project: info.Project, Task: c.ID, Base: base, Recipe: r,

@@ -114,6 +114,9 @@ func (s *Stage) Check(ctx context.Context, env *pipeline.Env, c *pipeline.Candid
 		return nil, err
 	}
 	logs := filepath.Join(dir, "logs")
+	if r, err = sandbox.ResolveGo(ctx, r, info.Language, sandbox.GitTree{Repo: repo, Commit: base}, logs, env.Status); err != nil {
+		return problem("environment: %v", err)
+	}
 	spec := sandbox.Spec{Project: info.Project, Task: c.ID, Base: base, Recipe: r,
 		Tree: sandbox.GitTree{Repo: repo, Commit: base}, LogDir: logs, Status: env.Status}
 	if spec.Project == "" {

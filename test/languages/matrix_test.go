@@ -33,16 +33,19 @@ func TestMatrix(t *testing.T) {
 	want := map[string]support.Row{
 		"Go": {Language: "Go", Scopes: true, TestFiles: []string{"*_test.go"}, Reset: []string{"go.work", "go.work.sum", "go.mod[replace]"},
 			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^(TestA|TestB)$' per package",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"}},
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"},
+			Versions: "any release the Go module proxy has (golang.org/toolchain, go1.2.2 on), from the base commit's go.mod (toolchain line, else go line) or the recipe's go:, downloaded on the host; go: system keeps the image's Go (Debian's 1.19.8 in the offline image)"},
 		"Java": {Language: "Java", Scopes: true, TestFiles: []string{"*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "src/test/", "src/testFixtures/", "src/integrationTest/"},
 			Reset:   []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]", ".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
 			Formats: []string{"junit"}, Coverage: "jacoco", PerTest: true, SingleTest: "Surefire -Dtest=Class#method,Class$Nested#method",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "java", Samples: []string{"coinage"}},
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "java", Samples: []string{"coinage"},
+			Versions: "OpenJDK 17 only (Debian's openjdk-17-jdk-headless, Maven 3.8.7); another needs a public image that has it (recipe image:) on a machine that reaches its registry"},
 		"Rust": {Language: "Rust", Scopes: true, TestFiles: []string{"*_test.rs", "tests.rs", "tests/"},
 			Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
 				"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]", "Cargo.toml[target]"},
 			Formats: []string{"cargo", "junit"}, Coverage: "llvm-cov", PerTest: true, SingleTest: "lolbench-cargo-test TARGET::path::name (cargo test --test TARGET -- --exact path::name)",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "rust", Samples: []string{"verso"}},
+			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "rust", Samples: []string{"verso"},
+			Versions: "rustc 1.63 and cargo 0.66 only (Debian's; edition 2021 without later features); another needs a public image that has it (recipe image:) on a machine that reaches its registry"},
 	}
 	for name, w := range want {
 		if got := rows[name]; !slicesEqualRow(got, w) {
@@ -55,7 +58,7 @@ func slicesEqualRow(a, b support.Row) bool {
 	eq := func(x, y []string) bool { return slices.Equal(x, y) }
 	return a.Language == b.Language && a.Scopes == b.Scopes && eq(a.TestFiles, b.TestFiles) && eq(a.Reset, b.Reset) &&
 		eq(a.Formats, b.Formats) && a.Coverage == b.Coverage && a.PerTest == b.PerTest && a.SingleTest == b.SingleTest &&
-		eq(a.Mutation, b.Mutation) && a.TestAudit == b.TestAudit && a.Canary == b.Canary && a.BaseImage == b.BaseImage && eq(a.Samples, b.Samples)
+		eq(a.Mutation, b.Mutation) && a.TestAudit == b.TestAudit && a.Canary == b.Canary && a.BaseImage == b.BaseImage && eq(a.Samples, b.Samples) && a.Versions == b.Versions
 }
 
 // TestSamples: every sample the matrix names exists, builds its

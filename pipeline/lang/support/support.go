@@ -72,6 +72,9 @@ type Row struct {
 	// HostSDK says, for a language without an offline image, that its
 	// toolchain must come from the host, and why (baseimage.HostSDK).
 	HostSDK string `json:"host_sdk,omitempty"`
+	// Versions says which toolchain versions a task can have offline and
+	// how (baseimage.Versions); "" for a language no image serves.
+	Versions string `json:"versions,omitempty"`
 	// Samples are its bundled samples.
 	Samples []string `json:"samples"`
 }
@@ -97,6 +100,7 @@ func Matrix() []Row {
 			r.BaseImage = im.Key
 		}
 		r.HostSDK = baseimage.HostSDK[l.Name]
+		r.Versions = baseimage.Versions[l.Name]
 		out = append(out, r)
 	}
 	return out
@@ -204,6 +208,13 @@ func Markdown() string {
 	for _, r := range rows {
 		if r.HostSDK != "" {
 			fmt.Fprintf(&b, "\n%s %s.\n", r.Language, r.HostSDK)
+		}
+	}
+	b.WriteString("\n## Toolchain versions\n\nWhich versions of its toolchain a task can have when neither builds nor tests reach a network\n")
+	b.WriteString("(docs/projects.md, \"Recipes\" and \"Dependencies from the host\"):\n\n| Language | Versions offline |\n|---|---|\n")
+	for _, r := range rows {
+		if r.Versions != "" {
+			fmt.Fprintf(&b, "| %s | %s |\n", r.Language, strings.ReplaceAll(r.Versions, "|", `\|`))
 		}
 	}
 	b.WriteString("\n## What adding a language takes\n\nEach piece is one entry in one place; a language without a piece says so in\n")

@@ -31,6 +31,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 )
 
 // Name is what a recipe's image field says to mean the bundled offline
@@ -147,6 +149,29 @@ var Node = &Image{
 // the support matrix (lolbench lang list) shows it.
 var HostSDK = map[string]string{
 	"C#": "needs an SDK from the host: Debian has no .NET SDK (only mono's mcs, C# 7 at most), and Roslyn and ASP.NET Core build with dotnet; a recipe brings one through files: (docs/projects.md, \"C#\")",
+}
+
+// offlineOnly is what every language but Go can have: the version its
+// image's Debian packages give. Builds have no network where the images
+// are made offline, and the images hold no compiler for another.
+const offlineOnly = "; another needs a public image that has it (recipe image:) on a machine that reaches its registry"
+
+// Versions says, per language (a pipeline/lang name), which toolchain
+// versions a task can have offline and how, for the support matrix
+// (lolbench lang list, docs/languages.md). Go is the one language whose
+// version a recipe picks (pipeline/gotoolchain); the others have the
+// version of their offline image's Debian packages.
+var Versions = map[string]string{
+	"Go":           gotoolchain.Support,
+	"Python":       "Python 3.11 only (Debian bookworm's python3 3.11.2, pip 23.0; the common image has no C compiler to build another Python)" + offlineOnly,
+	"Java":         "OpenJDK 17 only (Debian's openjdk-17-jdk-headless, Maven 3.8.7)" + offlineOnly,
+	"Rust":         "rustc 1.63 and cargo 0.66 only (Debian's; edition 2021 without later features)" + offlineOnly,
+	"C":            "gcc 12 and CMake 3.25 only (Debian's)" + offlineOnly,
+	"C++":          "g++ 12 and CMake 3.25 only (Debian's)" + offlineOnly,
+	"C/C++ Header": "gcc/g++ 12 and CMake 3.25 only (Debian's)" + offlineOnly,
+	"JavaScript":   "Node.js 18 only (Debian's nodejs)" + offlineOnly,
+	"TypeScript":   "TypeScript 4.8 on Node.js 18 only (Debian's node-typescript and ts-node)" + offlineOnly,
+	"C#":           "the SDK a recipe brings from the host through files: (no offline image)",
 }
 
 // Images lists the images, parents first.

@@ -8,6 +8,8 @@
 //	environment/repo/         the base tree (the Dockerfile's build context)
 //	environment/deps/         what the recipe brings from the host: files,
 //	                          wheels, a Go module cache (when it does)
+//	environment/toolchain/    the recipe's Go toolchain (when it names one;
+//	                          layer 1 copies it, issue 31 §1)
 //	solution/solve.sh         applies the reference solution
 //	tests/test.sh             the verifier's entry point: runs lolbench-grade
 //	tests/lolbench-grade      the verifier (static linux binary, pipeline/sandbox/guard)
@@ -105,13 +107,15 @@ const (
 	Dockerfile  = "environment/Dockerfile"
 	RepoDir     = "environment/repo"
 	DepsDir     = "environment/deps"
-	SolveSh     = "solution/solve.sh"
-	TestsDir    = "tests"
-	TestSh      = "tests/test.sh"
-	GraderBin   = "tests/" + guard.GraderFile
-	ConfigJSON  = "tests/" + guard.ConfigFile
-	TestPatch   = "tests/" + guard.TestPatchFile
-	Readme      = "README.md"
+	// ToolchainDir is the recipe's Go toolchain, when it names one.
+	ToolchainDir = "environment/toolchain"
+	SolveSh      = "solution/solve.sh"
+	TestsDir     = "tests"
+	TestSh       = "tests/test.sh"
+	GraderBin    = "tests/" + guard.GraderFile
+	ConfigJSON   = "tests/" + guard.ConfigFile
+	TestPatch    = "tests/" + guard.TestPatchFile
+	Readme       = "README.md"
 )
 
 // Files lists the files every task folder has (RepoDir is a folder).
