@@ -32,7 +32,7 @@ func TestMatrix(t *testing.T) {
 	ops := []string{"negate-condition", "flip-comparison", "int-constant", "return-zero", "delete-call", "swap-if-else"}
 	want := map[string]support.Row{
 		"Go": {Language: "Go", Scopes: true, TestFiles: []string{"*_test.go"}, Reset: []string{"go.work", "go.work.sum", "go.mod[replace]"},
-			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^(TestA|TestB)$' per package",
+			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^TestA$|^Test$/^Sub$' per package",
 			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"}},
 		"Java": {Language: "Java", Scopes: true, TestFiles: []string{"*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "src/test/", "src/testFixtures/", "src/integrationTest/"},
 			Reset:   []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]", ".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
