@@ -89,7 +89,9 @@ func TestRowsOfGoSubtests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := func(path, class, fn string) mapping.CodeRow { return mapping.CodeRow{Path: path, Class: class, Function: fn} }
+	row := func(path, class, fn string) mapping.CodeRow {
+		return mapping.CodeRow{Path: path, Class: class, Function: fn}
+	}
 	m := &mapping.Mapping{
 		PFS: mapping.Table[mapping.PFSRow]{Rows: []mapping.PFSRow{
 			{Path: wrr, DirectSections: "-", AssociatedSections: "2.1, 2.2"},
