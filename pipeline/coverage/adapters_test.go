@@ -16,12 +16,12 @@ import (
 func TestParseGoTest(t *testing.T) {
 	for id, want := range map[string]goTest{
 		"example.com/tinykv/store.TestDelete":         {"example.com/tinykv/store", "TestDelete"},
-		"example.com/m/pkg.TestX/sub_case/a.b":        {"example.com/m/pkg", "TestX"},
+		"example.com/m/pkg.TestX/sub_case/a.b":        {"example.com/m/pkg", "TestX/sub_case/a.b"},
 		"m.TestA":                                     {"m", "TestA"},
 		"example.com/Testing/x.ExampleFoo":            {"example.com/Testing/x", "ExampleFoo"},
 		"example.com/tinykv/store [package]":          {},
 		"TestOnly":                                    {},
-		"example.com/m.Tester/x":                      {"example.com/m", "Tester"},
+		"example.com/m.Tester/x":                      {"example.com/m", "Tester/x"},
 		"example.com/m.Helper":                        {},
 		"example.com/tinykv/internal/proto.TestParse": {"example.com/tinykv/internal/proto", "TestParse"},
 	} {
@@ -51,7 +51,7 @@ func goPlan() *Plan {
 	return NewPlan(context.Background(), Spec{
 		Recipe:  recipe.Recipe{Test: recipe.Test{Command: "go test -json -count=1 {tests}"}, Limits: recipe.Limits{TimeoutSec: 60}},
 		Sources: []SourceFile{src},
-		Suites: []SuiteSpec{{Name: F2P, Tests: []string{"example.com/m/store.TestA", "example.com/m/store.TestA/sub"}},
+		Suites: []SuiteSpec{{Name: F2P, Tests: []string{"example.com/m/store.TestA/one", "example.com/m/store.TestA/sub"}},
 			{Name: P2P, Tests: []string{"example.com/m/store.TestB"}}},
 	})
 }
@@ -67,16 +67,19 @@ func TestGoRead(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, s string) { os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644) }
 	write("dirs.txt", "store example.com/m/store\n")
-	// TestA ran A with x > 0; TestB ran B.
+	// TestA/one ran A with x > 0, its sibling TestA/sub A's first
+	// statement only (each subtest runs alone, with a profile of its
+	// own); TestB ran B.
 	write("p0-t0.out", "mode: set\nexample.com/m/store/s.go:3.19,4.11 1 1\nexample.com/m/store/s.go:7.2,7.10 1 0\nexample.com/m/store/s.go:4.11,6.3 1 1\nexample.com/m/store/s.go:10.10,12.2 1 0\nexample.com/m/other/o.go:1.1,2.2 3 1\n")
-	write("p0-t1.out", "mode: set\nexample.com/m/store/s.go:3.19,4.11 1 0\nexample.com/m/store/s.go:4.11,6.3 1 0\nexample.com/m/store/s.go:7.2,7.10 1 0\nexample.com/m/store/s.go:10.10,12.2 1 1\n")
+	write("p0-t1.out", "mode: set\nexample.com/m/store/s.go:3.19,4.11 1 1\nexample.com/m/store/s.go:4.11,6.3 1 0\nexample.com/m/store/s.go:7.2,7.10 1 0\nexample.com/m/store/s.go:10.10,12.2 1 0\n")
+	write("p0-t2.out", "mode: set\nexample.com/m/store/s.go:3.19,4.11 1 0\nexample.com/m/store/s.go:4.11,6.3 1 0\nexample.com/m/store/s.go:7.2,7.10 1 0\nexample.com/m/store/s.go:10.10,12.2 1 1\n")
 	raw, err := goAdapter{}.Read(dir, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]Lines{
-		"example.com/m/store.TestA":     {"store/s.go": {4, 5}},
-		"example.com/m/store.TestA/sub": {"store/s.go": {4, 5}},
+		"example.com/m/store.TestA/one": {"store/s.go": {4, 5}},
+		"example.com/m/store.TestA/sub": {"store/s.go": {4}},
 		"example.com/m/store.TestB":     {"store/s.go": {11}},
 	}
 	if !reflect.DeepEqual(raw.PerTest, want) {
@@ -100,14 +103,14 @@ func TestGoRead(t *testing.T) {
 		got = append(got, s.Name+" "+strings.Join(s.Tests, ",")+" "+itoa(s.Covered)+"/"+itoa(s.Executable))
 	}
 	wantSuites := []string{
-		"F2P example.com/m/store.TestA,example.com/m/store.TestA/sub 2/4",
+		"F2P example.com/m/store.TestA/one,example.com/m/store.TestA/sub 2/4",
 		"P2P example.com/m/store.TestB 1/4",
-		"F2P ∪ P2P example.com/m/store.TestA,example.com/m/store.TestA/sub,example.com/m/store.TestB 3/4",
+		"F2P ∪ P2P example.com/m/store.TestA/one,example.com/m/store.TestA/sub,example.com/m/store.TestB 3/4",
 	}
 	if !reflect.DeepEqual(got, wantSuites) || !reflect.DeepEqual(res.Uncovered, []Span{{"store/s.go", 7, 7, 1}}) {
 		t.Errorf("suites %q uncovered %v", got, res.Uncovered)
 	}
-	if r, ok := res.Reaching(Lines{"store/s.go": {5}}); !ok || !reflect.DeepEqual(r, []string{"example.com/m/store.TestA", "example.com/m/store.TestA/sub"}) {
+	if r, ok := res.Reaching(Lines{"store/s.go": {5}}); !ok || !reflect.DeepEqual(r, []string{"example.com/m/store.TestA/one"}) {
 		t.Errorf("Reaching(5) = %v %v", r, ok)
 	}
 	if r, ok := res.Reaching(Lines{"store/s.go": {7}}); !ok || r != nil {
@@ -135,18 +138,21 @@ func TestGoScriptAndSelect(t *testing.T) {
 	for _, want := range []string{
 		"printf '%s %s\\n' store \"$(go list -f '{{.ImportPath}}' ./store 2>>\"$cov/list.err\")\" >>\"$cov/dirs.txt\"\n",
 		"go test -c -cover -covermode=set -coverpkg=./store -o \"$cov/p0.test\" example.com/m/store >\"$cov/p0.build.log\" 2>&1",
-		"\trunt \"$cov/p0.test\" -test.run '^TestA$' -test.count=1 -test.coverprofile=\"$cov/p0-t0.out\" >\"$cov/p0-t0.log\" 2>&1 </dev/null\n",
-		"\trunt \"$cov/p0.test\" -test.run '^TestB$' -test.count=1 -test.coverprofile=\"$cov/p0-t1.out\"",
+		"\trunt \"$cov/p0.test\" -test.run '^TestA$/^one$' -test.count=1 -test.coverprofile=\"$cov/p0-t0.out\" >\"$cov/p0-t0.log\" 2>&1 </dev/null\n",
+		"\trunt \"$cov/p0.test\" -test.run '^TestA$/^sub$' -test.count=1 -test.coverprofile=\"$cov/p0-t1.out\"",
+		"\trunt \"$cov/p0.test\" -test.run '^TestB$' -test.count=1 -test.coverprofile=\"$cov/p0-t2.out\"",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("script lacks %q:\n%s", want, s)
 		}
 	}
-	items, ok := goAdapter{}.Select(p, []string{"example.com/m/store.TestB", "example.com/m/a.TestZ/x", "example.com/m/store.TestA"})
-	if want := []string{"-run", "^(TestA|TestB|TestZ)$", "example.com/m/a", "example.com/m/store"}; !ok || !reflect.DeepEqual(items, want) {
+	items, ok := goAdapter{}.Select(p, []string{"example.com/m/store.TestB", "example.com/m/a.TestZ/x", "example.com/m/store.TestA",
+		"example.com/m/store.TestB/covered", "example.com/m/a.Test/Balancer_OneAddress", "example.com/m/a.TestT/a_(b)|c.d#01/[x]"})
+	const pat = `^Test$/^Balancer_OneAddress$|^TestA$|^TestB$|^TestT$/^a_\(b\)\|c\.d#01$/^\[x\]$|^TestZ$/^x$`
+	if want := []string{"-run", pat, "example.com/m/a", "example.com/m/store"}; !ok || !reflect.DeepEqual(items, want) {
 		t.Errorf("Select = %q %v", items, ok)
 	}
-	if got := testcmd.TestCommand(p.Recipe, items); got != "go test -json -count=1 -run '^(TestA|TestB|TestZ)$' example.com/m/a example.com/m/store" {
+	if got := testcmd.TestCommand(p.Recipe, items); got != "go test -json -count=1 -run '"+pat+"' example.com/m/a example.com/m/store" {
 		t.Errorf("command %q", got)
 	}
 	if _, ok := (goAdapter{}).Select(p, []string{"example.com/m/store [package]"}); ok {

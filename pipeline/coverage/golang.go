@@ -20,10 +20,12 @@ import (
 
 // goAdapter measures Go with the go command's own coverage: one test
 // binary per package, built with -cover -covermode=set and -coverpkg over
-// the packages the solution changes, run once per top-level test with
-// -test.coverprofile. Subtests share their parent's profile. The suites'
-// coverage is the union of their tests' profiles, so a suite needs no run
-// of its own.
+// the packages the solution changes, run once per graded test with
+// -test.coverprofile. Graded tests are leaves (results.Leaves): a subtest
+// runs alone, `-test.run '^Test$/^Balancer_OneAddress$'`, so each subtest
+// of a suite runner or a table has its own profile (with its parent's
+// setup around it). The suites' coverage is the union of their tests'
+// profiles, so a suite needs no run of its own.
 type goAdapter struct{}
 
 // Name implements Adapter.
@@ -38,13 +40,15 @@ func (goAdapter) Tool() string {
 }
 
 // goTest is a go-json test id split: "example.com/m/store.TestX/sub" is
-// package example.com/m/store, test TestX.
+// package example.com/m/store, test TestX/sub (the subtest path as go test
+// reports it).
 type goTest struct{ pkg, name string }
 
 var goTestName = regexp.MustCompile(`^(Test|Example|Fuzz)[A-Za-z0-9_]*$`)
 
 // parseGoTest splits a go-json test id. The package is everything before
-// the first "." that starts a test function name.
+// the first "." that starts a test function name; the name is the rest,
+// subtests included.
 func parseGoTest(id string) (goTest, bool) {
 	for i := 0; i < len(id); i++ {
 		if id[i] != '.' {
@@ -56,7 +60,7 @@ func parseGoTest(id string) (goTest, bool) {
 			top = rest[:j]
 		}
 		if goTestName.MatchString(top) && i > 0 && !strings.ContainsAny(id[:i], " \t\n") {
-			return goTest{pkg: id[:i], name: top}, true
+			return goTest{pkg: id[:i], name: rest}, true
 		}
 	}
 	return goTest{}, false
@@ -86,6 +90,20 @@ func goPackages(tests []string) (pkgs []string, byPkg map[string][]string, bad [
 		sort.Strings(byPkg[p])
 	}
 	return pkgs, byPkg, bad
+}
+
+// runPattern is the -run pattern that selects exactly one test, subtest
+// or not: go test splits a pattern at "/" into one regular expression per
+// level and matches each against the name go test reports at that level
+// (already rewritten: spaces made "_", "#01" on repeats), so each level is
+// its name quoted and anchored. A name never holds a "/": t.Run("a/b")
+// makes two levels, and its id two path elements.
+func runPattern(name string) string {
+	levels := strings.Split(name, "/")
+	for i, l := range levels {
+		levels[i] = "^" + regexp.QuoteMeta(l) + "$"
+	}
+	return strings.Join(levels, "/")
 }
 
 // goDirs are the folders of the changed Go source files, as ./relative
@@ -142,7 +160,7 @@ func (goAdapter) Script(p *Plan) (string, error) {
 		b.WriteString("\tcd \"$dir\" || exit 91\n")
 		for j, name := range byPkg[pkg] {
 			stem := fmt.Sprintf("$cov/p%d-t%d", i, j)
-			fmt.Fprintf(&b, "\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"%s.out\" >\"%s.log\" 2>&1 </dev/null\n", bin, testcmd.Quote("^"+name+"$"), stem, stem)
+			fmt.Fprintf(&b, "\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"%s.out\" >\"%s.log\" 2>&1 </dev/null\n", bin, testcmd.Quote(runPattern(name)), stem, stem)
 			done++
 			fmt.Fprintf(&b, "\techo $? >\"%s.exit\"\n\tlolbench_done %d\n", stem, done)
 		}
@@ -448,7 +466,27 @@ func (goAdapter) Select(p *Plan, tests []string) ([]string, bool) {
 		}
 	}
 	sort.Strings(names)
-	return append([]string{"-run", "^(" + strings.Join(names, "|") + ")$"}, pkgs...), true
+	// One alternative per test, whole paths joined by a top-level "|"
+	// (go test splits the pattern there before it splits at "/"; Go 1.19
+	// does): "^TestA$|^Test$/^Balancer_OneAddress$". A test listed whole
+	// runs its subtests, so theirs are left out.
+	var alts []string
+	for _, n := range names {
+		if !coveredBy(n, seen) {
+			alts = append(alts, runPattern(n))
+		}
+	}
+	return append([]string{"-run", strings.Join(alts, "|")}, pkgs...), true
+}
+
+// coveredBy reports whether a test path has an ancestor in names.
+func coveredBy(name string, names map[string]bool) bool {
+	for i := len(name) - 1; i > 0; i-- {
+		if name[i] == '/' && names[name[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // BuildCheck implements Adapter.
@@ -456,5 +494,5 @@ func (goAdapter) BuildCheck(files []string) string { return "go build ./..." }
 
 // Support implements Adapter.
 func (goAdapter) Support() Support {
-	return Support{PerTest: true, SingleTest: "go test -run '^(TestA|TestB)$' per package"}
+	return Support{PerTest: true, SingleTest: "go test -run '^TestA$|^Test$/^Sub$' per package"}
 }

@@ -330,3 +330,52 @@ func TestScaffoldBuildFileFunctions(t *testing.T) {
 		t.Errorf("rows %q, want %q", got, want)
 	}
 }
+
+// TestScaffoldGoSuiteMethods: the methods of a Go test suite (grpc-go's
+// grpctest, a receiver with no name) are rows of their own, receiver as
+// class, which is how a block names the subtest go test reports as
+// Test/Balancer_OneAddress (issue 36 §3); a table-driven test is its
+// function's row.
+func TestScaffoldGoSuiteMethods(t *testing.T) {
+	base := map[string]string{
+		"go.mod": "module example.com/wrr\n\ngo 1.21\n",
+		"wrr.go": "package wrr\n\nfunc Pick(n int) int { return n }\n",
+	}
+	pr := map[string]string{
+		"wrr.go":           "package wrr\n\nfunc Pick(n int) int { return n + 1 }\n",
+		"balancer_test.go": "package wrr\n\nimport \"testing\"\n\ntype s struct{ grpctest.Tester }\n\nfunc Test(t *testing.T) { grpctest.RunSubTests(t, s{}) }\n",
+		"wrr_test.go": "package wrr\n\nimport \"testing\"\n\nfunc (s) TestBalancer_OneAddress(t *testing.T) {}\n\nfunc (*s) TestBalancer_Blackout(t *testing.T) {}\n\n" +
+			"func TestTable(t *testing.T) {\n\tt.Run(\"case name\", func(t *testing.T) {})\n}\n",
+	}
+	dir := t.TempDir()
+	if err := testrepo.Build(dir,
+		testrepo.Step{Files: base, Tag: "base"},
+		testrepo.Step{Files: pr, Tag: "head"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := r.Diff(context.Background(), "base", "head")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := mapping.ScaffoldScopes(context.Background(), dir, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mapping.Scaffold(mapping.ScaffoldInput{ID: "wrr-1", Change: ch, Scopes: res.Scopes})
+	var got []string
+	for _, row := range m.Blocks[0].Direct.Rows {
+		got = append(got, rowKey(row))
+	}
+	want := []string{
+		"balancer_test.go - -", "balancer_test.go s -", "balancer_test.go - Test",
+		"wrr.go - Pick",
+		"wrr_test.go - -", "wrr_test.go s TestBalancer_OneAddress", "wrr_test.go s TestBalancer_Blackout", "wrr_test.go - TestTable",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}

@@ -53,7 +53,10 @@ type Classification struct {
 }
 
 // Classify splits the tests seen in the runs of the two sides. Each run is
-// a list of judged results (results.Judge's Results). A test's status on a
+// a list of judged results (results.Judge's Results) as grade.ReadResults
+// reads them: a Go test with subtests is not in them, its subtests are
+// (results.Leaves), so the lists name subtests and no parent, and a
+// parent's own failure has become its subtests'. A test's status on a
 // side is the one it had in every run of that side; if it differs between
 // runs, the test is flaky.
 func Classify(before, after [][]results.Result) Classification {

@@ -19,6 +19,15 @@ import (
 // format (pytest ids with classes and parameters, JUnit classnames, Go
 // packages and subtests, Java, Rust, jest); a test whose file is not
 // found, or whose file the summary gives no section, has no rows.
+//
+// Go tests are graded at subtest level (results.Leaves), and rows name
+// them by any of testid's Ref.Scopes: a row naming a test function names
+// all its subtests (`- | TestX`), a row may name one subtest by the path
+// go test reports in the Function column (`- | TestX/case_name`), and a
+// suite method is named by its receiver and name (`s | TestBalancer_One`,
+// as the scaffold writes it) or by its runner (`- | Test`, naming every
+// method the runner runs). A test named by several rows is named by all
+// their blocks.
 func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, tests []string) map[string]Rows {
 	fileSecs := map[string][]string{}
 	directOnly := map[string]bool{}
@@ -59,28 +68,51 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 		name(b, false, b.Associated.Rows)
 		name(b, true, b.Direct.Rows)
 	}
-	declares := Declares(repo, head) // one file cache for every test
+	src := Source(repo, head, testFiles) // one file cache for every test
 	out := map[string]Rows{}
 	for _, id := range tests {
-		ref, ok := testid.Locate(format, id, testFiles, declares)
+		ref, ok := testid.Locate(format, id, src)
 		if !ok || len(fileSecs[ref.File]) == 0 {
 			continue
 		}
-		out[id] = Rows{Named: named[scope{directOnly[ref.File], ref.File, ref.Class, ref.Func}], File: fileSecs[ref.File], FilePath: ref.File}
+		var secs map[string]int
+		for _, sc := range ref.Scopes() {
+			for sec, n := range named[scope{directOnly[sc.File], sc.File, sc.Class, sc.Func}] {
+				if secs == nil {
+					secs = map[string]int{}
+				}
+				if old, ok := secs[sec]; !ok || n < old {
+					secs[sec] = n
+				}
+			}
+		}
+		out[id] = Rows{Named: secs, File: fileSecs[ref.File], FilePath: ref.File}
 	}
 	return out
 }
 
-// Declares tells testid.Locate whether a file at rev declares a test: its
-// name as a word, or a test title in quotes. A nil repo declares nothing.
-func Declares(repo *diff.Repo, rev string) testid.Declares {
+// Source is what testid.Locate reads of the repository at rev: the test
+// files, which of them declares a test (its name as a word, or a test
+// title in quotes) and their content, through one file cache. A nil repo
+// declares nothing.
+func Source(repo *diff.Repo, rev string, files []string) *testid.Source {
 	cache := map[string][]byte{}
-	return func(file, name string) bool {
+	read := func(file string) []byte {
 		data, ok := cache[file]
 		if !ok && repo != nil {
 			data, _ = repo.ReadFile(rev, file)
 			cache[file] = data
 		}
+		return data
+	}
+	return &testid.Source{Files: files, Declares: declaresIn(read), Read: read}
+}
+
+// declaresIn tells whether a file declares a test: its name as a word, or
+// a test title in quotes.
+func declaresIn(read func(string) []byte) testid.Declares {
+	return func(file, name string) bool {
+		data := read(file)
 		for _, q := range []string{"'", `"`, "`"} {
 			if bytes.Contains(data, []byte(q+name+q)) {
 				return true

@@ -42,7 +42,7 @@ func TestCTest(t *testing.T) {
 		{"NoDot", Ref{}, false},
 		{"Trailing.", Ref{}, false},
 	} {
-		got, ok := Locate("junit", c.id, files, declares)
+		got, ok := Locate("junit", c.id, &Source{Files: files, Declares: declares})
 		if ok != c.ok || got != c.want {
 			t.Errorf("Locate(%q) = %+v, %v; want %+v, %v", c.id, got, ok, c.want, c.ok)
 		}

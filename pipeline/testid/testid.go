@@ -22,7 +22,17 @@
 //   - "pkg.Class#method", the form JUnit tools print: as Maven's.
 //   - go-json: "example.com/m/store.TestX/sub": the package, the function
 //     and its subtests; the file is the _test.go file of the package's
-//     folder that declares the function.
+//     folder that declares the function, and the subtest path is kept
+//     exactly as go test reports it (spaces made "_", "#01" on a repeated
+//     name) in Ref.Sub. A subtest that is a suite's method is located as
+//     the method (issue 36 §3): grpc-go's grpctest runs each method
+//     TestName of the value its runner passes (`func Test(t *testing.T) {
+//     grpctest.RunSubTests(t, s{}) }`) as subtest "Name" of the runner,
+//     testify's suite.Run as subtest "TestName"; when a _test.go file of
+//     the package declares such a method on a type that the runner's body
+//     names, the Ref is that method (Class its receiver type), with the
+//     runner in Runner. Ref.Scopes lists the scopes a mapping row may name
+//     the test by.
 //   - junit from CTest: the test's name alone, "Suite.Name" as
 //     gtest_discover_tests names a GoogleTest test ("Inst/Suite.Name/0"
 //     when parameterized); the file is the C or C++ test file that
@@ -36,6 +46,9 @@
 package testid
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path"
 	"sort"
 	"strings"
@@ -45,10 +58,59 @@ import (
 type Ref struct {
 	// File is the test file's repository path.
 	File string `json:"file"`
-	// Class is the test's class, dotted when nested; empty for none.
+	// Class is the test's class, dotted when nested; empty for none. For
+	// a Go suite method, its receiver type.
 	Class string `json:"class,omitempty"`
 	// Func is the test function, without subtests or parameters.
 	Func string `json:"func"`
+	// Sub is the Go subtest path below Func, as go test reports it
+	// ("case_name", "a/b"); empty for the whole test.
+	Sub string `json:"sub,omitempty"`
+	// Runner is, for a Go suite method, the top-level test that runs it;
+	// the zero Runner for any other test.
+	Runner Runner `json:"runner,omitzero"`
+}
+
+// Runner is a top-level Go test that runs a suite's methods as its
+// subtests (grpctest.RunSubTests, testify's suite.Run).
+type Runner struct {
+	// File declares the runner, Func is its name.
+	File string `json:"file"`
+	Func string `json:"func"`
+	// Sub is the test's subtest path under the runner, as go test
+	// reports it ("Balancer_OneAddress", "Balancer_OneAddress/case").
+	Sub string `json:"sub"`
+}
+
+// Scope is a (file, class, function) scope as a mapping row names it.
+type Scope struct {
+	File, Class, Func string
+}
+
+// Scopes are the scopes whose rows name the test, the whole test first:
+// its function, then each subtest path below it ("TestX", "TestX/a",
+// "TestX/a/b"), a row naming a test naming all its subtests; for a suite
+// method, also its runner and the runner's subtest paths down to it
+// ("Test", "Test/Balancer_OneAddress"), in the runner's file.
+func (r Ref) Scopes() []Scope {
+	out := []Scope{{r.File, r.Class, r.Func}}
+	out = appendSubs(out, Scope{r.File, r.Class, r.Func}, r.Sub)
+	if r.Runner.Func != "" {
+		top := Scope{r.Runner.File, "", r.Runner.Func}
+		out = appendSubs(append(out, top), top, r.Runner.Sub)
+	}
+	return out
+}
+
+// appendSubs appends, for each "/"-level of sub, the scope of s's
+// function with the subtest path down to that level.
+func appendSubs(out []Scope, s Scope, sub string) []Scope {
+	for i := 0; sub != "" && i <= len(sub); i++ {
+		if i == len(sub) || sub[i] == '/' {
+			out = append(out, Scope{s.File, s.Class, s.Func + "/" + sub[:i]})
+		}
+	}
+	return out
 }
 
 // Declares reports whether a repository file declares a test named name
@@ -56,21 +118,42 @@ type Ref struct {
 // not say the file.
 type Declares func(file, name string) bool
 
-// Locate finds the test of id, in a result format, among the repository's
+// Source is what Locate reads of a repository. One Source serves any
+// number of ids and keeps what it parsed; it is not safe for concurrent
+// use.
+type Source struct {
+	// Files are the repository's paths (its test files at least).
+	Files []string
+	// Declares tells which file declares a test; nil: any file of the
+	// right kind may.
+	Declares Declares
+	// Read returns a file's content. Locate parses Go test files with it
+	// to find the suite methods runners run as subtests, and which file
+	// declares a top-level test; nil: neither is looked for.
+	Read func(file string) []byte
+
+	set     map[string]bool
+	goDecls map[string]*goDecls
+}
+
+// Locate finds the test of id, in a result format, among the source's
 // files. It reports false when the id is no test or no file fits.
-func Locate(format, id string, files []string, declares Declares) (Ref, bool) {
+func Locate(format, id string, src *Source) (Ref, bool) {
 	if strings.HasSuffix(id, "]") && strings.Contains(id, " [") && !strings.Contains(id, "::") {
 		return Ref{}, false // "pkg [package]", "crate [build]"
 	}
-	set := make(map[string]bool, len(files))
-	for _, f := range files {
-		set[f] = true
+	if src.set == nil {
+		src.set = make(map[string]bool, len(src.Files))
+		for _, f := range src.Files {
+			src.set[f] = true
+		}
 	}
+	files, declares, set := src.Files, src.Declares, src.set
 	switch format {
 	case "pytest-ra":
 		return pytestNode(id, set)
 	case "go-json":
-		return goTest(id, files, declares)
+		return goTest(id, src)
 	case "cargo":
 		return cargoTest(id, files, declares)
 	}
@@ -100,7 +183,7 @@ func Locate(format, id string, files []string, declares Declares) (Ref, bool) {
 	}
 	if strings.Contains(cls, "/") && !strings.Contains(cls, " ") {
 		// go-junit-report: the classname is the import path.
-		return goTest(cls+"."+name, files, declares)
+		return goTest(cls+"."+name, src)
 	}
 	return Ref{}, false
 }
@@ -193,7 +276,7 @@ func jestTest(cls, name string, files []string, set map[string]bool, declares De
 var goTestPrefixes = []string{"Test", "Example", "Fuzz", "Benchmark"}
 
 // goTest reads "importpath.TestX/sub".
-func goTest(id string, files []string, declares Declares) (Ref, bool) {
+func goTest(id string, src *Source) (Ref, bool) {
 	pkg, fn := "", ""
 	for i := 0; i < len(id); i++ {
 		if id[i] != '.' {
@@ -213,20 +296,25 @@ func goTest(id string, files []string, declares Declares) (Ref, bool) {
 	if fn == "" {
 		return Ref{}, false
 	}
-	if j := strings.IndexByte(fn, '/'); j >= 0 {
-		fn = fn[:j]
-	}
-	var cands []string
-	for _, f := range files {
+	top, sub, _ := strings.Cut(fn, "/")
+	var cands, parsed []string
+	for _, f := range src.Files {
 		if !strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		dir := path.Dir(f)
 		if dir == "." || pkg == dir || strings.HasSuffix(pkg, "/"+dir) {
-			if declares == nil || declares(f, fn) {
+			if src.Declares == nil || src.Declares(f, top) {
 				cands = append(cands, f)
 			}
+			if src.Read != nil && src.goFile(f).funcs[top] {
+				parsed = append(parsed, f)
+			}
 		}
+	}
+	if len(parsed) > 0 {
+		// The files that declare the function, not just the name.
+		cands = parsed
 	}
 	if len(cands) == 0 {
 		return Ref{}, false
@@ -234,7 +322,124 @@ func goTest(id string, files []string, declares Declares) (Ref, bool) {
 	// The deepest folder that the import path ends in wins ("m/x/store"
 	// over the root folder).
 	sort.SliceStable(cands, func(a, b int) bool { return len(path.Dir(cands[a])) > len(path.Dir(cands[b])) })
-	return Ref{File: cands[0], Func: fn}, true
+	if sub != "" && src.Read != nil {
+		if r, ok := src.suiteMethod(cands[0], top, sub); ok {
+			return r, true
+		}
+	}
+	return Ref{File: cands[0], Func: top, Sub: sub}, true
+}
+
+// suiteMethod locates subtest sub of runner top, declared in runnerFile,
+// as a suite method: a method of a _test.go file of the runner's folder,
+// named as grpctest ("Test" + the subtest's name) or testify (the
+// subtest's name) runs it, on a type the runner's body names.
+func (src *Source) suiteMethod(runnerFile, top, sub string) (Ref, bool) {
+	seg, rest, _ := strings.Cut(sub, "/")
+	var names []string
+	if strings.HasPrefix(seg, "Test") && (len(seg) == 4 || !isLower(seg[4])) {
+		names = append(names, seg)
+	}
+	names = append(names, "Test"+seg)
+	named := src.goFile(runnerFile).idents[top]
+	if len(named) == 0 {
+		return Ref{}, false
+	}
+	dir := path.Dir(runnerFile)
+	var files []string
+	for _, f := range src.Files {
+		if strings.HasSuffix(f, "_test.go") && path.Dir(f) == dir {
+			files = append(files, f)
+		}
+	}
+	sort.Strings(files)
+	for _, name := range names {
+		for _, f := range files {
+			for _, recv := range src.goFile(f).methods[name] {
+				if named[recv] {
+					return Ref{File: f, Class: recv, Func: name, Sub: rest, Runner: Runner{File: runnerFile, Func: top, Sub: sub}}, true
+				}
+			}
+		}
+	}
+	return Ref{}, false
+}
+
+// goDecls is what a Go test file declares: its top-level functions, its
+// methods by name with their receiver types, and the identifiers each
+// top-level test function's body uses.
+type goDecls struct {
+	funcs   map[string]bool
+	methods map[string][]string
+	idents  map[string]map[string]bool
+}
+
+// goFile parses a Go file once per Source. A file that does not parse
+// declares what its parsed part declares.
+func (src *Source) goFile(file string) *goDecls {
+	if d, ok := src.goDecls[file]; ok {
+		return d
+	}
+	d := &goDecls{funcs: map[string]bool{}, methods: map[string][]string{}, idents: map[string]map[string]bool{}}
+	if src.goDecls == nil {
+		src.goDecls = map[string]*goDecls{}
+	}
+	src.goDecls[file] = d
+	data := src.Read(file)
+	if len(data) == 0 {
+		return d
+	}
+	f, _ := parser.ParseFile(token.NewFileSet(), file, data, parser.SkipObjectResolution)
+	if f == nil {
+		return d
+	}
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		name := fd.Name.Name
+		if fd.Recv == nil {
+			d.funcs[name] = true
+			if fd.Body != nil && strings.HasPrefix(name, "Test") {
+				ids := map[string]bool{}
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						ids[id.Name] = true
+					}
+					return true
+				})
+				d.idents[name] = ids
+			}
+			continue
+		}
+		if len(fd.Recv.List) == 1 {
+			if recv := receiverType(fd.Recv.List[0].Type); recv != "" {
+				d.methods[name] = append(d.methods[name], recv)
+			}
+		}
+	}
+	return d
+}
+
+// receiverType is a receiver's type name: T of T, *T, T[P] and *T[P].
+func receiverType(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
 }
 
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }

@@ -385,17 +385,11 @@ func (k *checker) coverage(ctx context.Context, cs []*Candidate) error {
 	return nil
 }
 
-// coverIDs are the ids of test fn that coverage is measured for: the
-// top-level Go test (a subtest runs inside its parent, and the import path
-// holds slashes of its own), every id otherwise.
+// coverIDs are the ids of test fn that coverage is measured for: every
+// id of it, a Go test's subtests each with a profile of its own (runs are
+// read at subtest level, so a Go test with subtests has no id of its own).
 func coverIDs(format, fn string, ids []string) []string {
-	var out []string
-	for _, id := range ids {
-		if format == "go-json" && !strings.HasSuffix(id, "."+fn) {
-			continue
-		}
-		out = append(out, id)
-	}
+	out := append([]string(nil), ids...)
 	sort.Strings(out)
 	return out
 }

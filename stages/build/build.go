@@ -361,18 +361,18 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	// Honest lists (issue 36 §2): no test is fail-to-pass only because
 	// its package did not build before, and every test of the PR passes
 	// after the reference solution, or the build says which do not.
-	declares := sectionmap.Declares(repo, head)
+	src := sectionmap.Source(repo, head, sp.TestFiles)
 	tc, err := changedTests(ctx, repoDir, sp.Change, sp.TestFiles)
 	if err != nil {
 		return fmt.Errorf("candidate %s: %w", c.ID, err)
 	}
-	regradeNotBuilt(rep, notBuiltBefore(rep, r.Test.Format, sp.TestFiles, tc, declares))
+	regradeNotBuilt(rep, notBuiltBefore(rep, r.Test.Format, src, tc))
 	if env.Status != nil {
 		for _, line := range excludedLines(rep) {
 			fmt.Fprintf(env.Status, "%s: %s\n", c.ID, line)
 		}
 	}
-	if failing := withoutKnown(failingPRTests(rep, r.Test.Format, sp.TestFiles, declares), r.Test.KnownFailures); len(failing) > 0 {
+	if failing := withoutKnown(failingPRTests(rep, r.Test.Format, src), r.Test.KnownFailures); len(failing) > 0 {
 		return reject(fmt.Sprintf("%d of the PR's tests do not pass after the reference solution in any run: %s (logs in %s; a test that cannot pass in the sandbox whatever the solution goes in the recipe's test.known_failures)",
 			len(failing), listSome(failing, 10), filepath.ToSlash(filepath.Join(c.Dir, LogDir, sandbox.After))))
 	}

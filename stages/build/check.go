@@ -172,7 +172,7 @@ func (s *Stage) Check(ctx context.Context, env *pipeline.Env, c *pipeline.Candid
 		// Every test of the PR must pass after the reference (issue 36:
 		// on grpc-go 14 of 20 failed, for want of localhost, and the
 		// check said nothing).
-		if failing := withoutKnown(failingIn(run.Results, r.Test.Format, res.TestFile, sectionmap.Declares(repo, head)), r.Test.KnownFailures); len(failing) > 0 {
+		if failing := withoutKnown(failingIn(run.Results, r.Test.Format, sectionmap.Source(repo, head, []string{res.TestFile})), r.Test.KnownFailures); len(failing) > 0 {
 			problem("%d tests of %s do not pass after the reference solution: %s (log %s)", len(failing), res.TestFile, listSome(failing, 10), log)
 		}
 	}
@@ -181,7 +181,8 @@ func (s *Stage) Check(ctx context.Context, env *pipeline.Env, c *pipeline.Candid
 
 // failingIn lists the tests of one run that are declared in file and did
 // not pass, and the error entry of file's unit when it failed as a whole.
-func failingIn(rs []results.Result, format, file string, declares testid.Declares) []string {
+func failingIn(rs []results.Result, format string, src *testid.Source) []string {
+	file := src.Files[0]
 	var out []string
 	for _, r := range rs {
 		if r.Status == results.Passed || r.Status == results.Skipped {
@@ -193,7 +194,7 @@ func failingIn(rs []results.Result, format, file string, declares testid.Declare
 			}
 			continue
 		}
-		if _, ok := testid.Locate(format, r.Name, []string{file}, declares); ok {
+		if _, ok := testid.Locate(format, r.Name, src); ok {
 			out = append(out, r.Name)
 		}
 	}

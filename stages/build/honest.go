@@ -109,7 +109,7 @@ func goPackageOf(id string) (string, bool) {
 // solution: on grpc-go #6241 the older tests of the balancer's package
 // did not compile once the PR's new test file referred to what the
 // solution adds.
-func notBuiltBefore(rep *sandbox.Report, format string, testFiles []string, tc *testChanges, declares testid.Declares) []string {
+func notBuiltBefore(rep *sandbox.Report, format string, src *testid.Source, tc *testChanges) []string {
 	failedUnits := map[string]bool{}
 	seen := map[string]bool{}
 	for _, run := range rep.Before.Runs {
@@ -126,7 +126,7 @@ func notBuiltBefore(rep *sandbox.Report, format string, testFiles []string, tc *
 		if u == "" || !failedUnits[u] || seen[id] {
 			continue
 		}
-		if ref, ok := testid.Locate(format, id, testFiles, declares); ok && tc.changes(ref) {
+		if ref, ok := testid.Locate(format, id, src); ok && tc.changes(ref) {
 			continue
 		}
 		out = append(out, id)
@@ -164,18 +164,18 @@ func regradeNotBuilt(rep *sandbox.Report, ids []string) {
 // solution breaks; and the error entries of units holding a PR test file
 // that failed as a whole after it (a package that does not compile).
 // Flaky tests are reported apart.
-func failingPRTests(rep *sandbox.Report, format string, testFiles []string, declares testid.Declares) []string {
+func failingPRTests(rep *sandbox.Report, format string, src *testid.Source) []string {
 	var out []string
 	for _, list := range [][]string{rep.FailBoth, rep.FailAfter, rep.Broken} {
 		for _, id := range list {
-			if _, ok := testid.Locate(format, id, testFiles, declares); ok {
+			if _, ok := testid.Locate(format, id, src); ok {
 				out = append(out, id)
 			}
 		}
 	}
 	if format == "go-json" {
 		dirs := map[string]bool{}
-		for _, f := range testFiles {
+		for _, f := range src.Files {
 			if d := path.Dir(f); d != "." {
 				dirs[d] = true
 			}

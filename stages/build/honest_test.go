@@ -14,6 +14,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
+	"github.com/lolbench/lolbench/pipeline/testid"
 )
 
 func run(rs ...results.Result) sandbox.Run { return sandbox.Run{Results: rs} }
@@ -38,7 +39,8 @@ func TestHonestLists(t *testing.T) {
 		results.Result{Name: "example.com/m/other.TestElsewhere", Status: results.Failed})}
 	rep.FailToPass = []string{pkg + ".Test/New", pkg + ".TestEdited", pkg + ".TestKept", pkg + ".TestOld", "example.com/m/other.TestElsewhere"}
 	rep.PassToPass = []string{"example.com/m/other.TestZ"}
-	got := notBuiltBefore(rep, "go-json", files, tc, declares)
+	src := &testid.Source{Files: files, Declares: declares}
+	got := notBuiltBefore(rep, "go-json", src, tc)
 	// TestKept sits in an edited file but its function is unchanged;
 	// TestOld's file is not the PR's; TestElsewhere failed before by
 	// itself; Test/New and TestEdited are the PR's.
@@ -53,7 +55,7 @@ func TestHonestLists(t *testing.T) {
 		t.Fatalf("regraded: %+v", rep.Classification)
 	}
 	// Another format has no unit entries to go by: nothing is regraded.
-	if got := notBuiltBefore(rep, "junit", files, tc, declares); got != nil {
+	if got := notBuiltBefore(rep, "junit", src, tc); got != nil {
 		t.Fatalf("junit: %q", got)
 	}
 
@@ -63,7 +65,7 @@ func TestHonestLists(t *testing.T) {
 		run(results.Result{Name: "example.com/m/wrr/sub [package]", Status: results.Error}, results.Result{Name: "example.com/m/wrr [package]", Status: results.Error}),
 		run(results.Result{Name: "example.com/m/wrr [package]", Status: results.Error}),
 	}
-	if got, want := failingPRTests(rep, "go-json", files, declares), []string{pkg + " [package]", pkg + ".Test/New", pkg + ".TestEdited"}; !reflect.DeepEqual(got, want) {
+	if got, want := failingPRTests(rep, "go-json", src), []string{pkg + " [package]", pkg + ".Test/New", pkg + ".TestEdited"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("failingPRTests = %q, want %q", got, want)
 	}
 	if got := withoutKnown([]string{"a", "b", "c"}, []string{"b"}); !reflect.DeepEqual(got, []string{"a", "c"}) {

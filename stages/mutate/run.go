@@ -129,8 +129,13 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		if code >= 0 {
 			res, perr = grade.ReadResults(rn.recipe.Test.Format, filepath.Join(outDir, "run-1.log"), resDir)
 		}
-		for _, r := range grade.Judge(res, exit, perr).Results {
-			status[r.Name] = r.Status
+		judged := grade.Judge(res, exit, perr).Results
+		// A list built before lists named Go subtests may name their
+		// parent: it rolls its subtests up (results.StatusOf).
+		for _, t := range selected {
+			if s := results.StatusOf(rn.recipe.Test.Format, judged, t); s != "" {
+				status[t] = s
+			}
 		}
 	}
 	// A mutant on which a test unit fails as a whole (a Go test package

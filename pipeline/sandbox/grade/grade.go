@@ -100,10 +100,11 @@ func ExitOf(code int) results.Exit {
 	return e
 }
 
-// Score grades a run's parsed results. parseErr, when set, is an error the
-// parser returned: what it read is kept but no pass is trusted.
+// Score grades a run's parsed results, Go subtests in place of their
+// parents (results.Leaves). parseErr, when set, is an error the parser
+// returned: what it read is kept but no pass is trusted.
 func Score(cfg Config, res []results.Result, exit results.Exit, parseErr error) Grade {
-	g := score(cfg, Judge(res, exit, parseErr), exit)
+	g := score(cfg, Judge(results.Leaves(cfg.Format, res), exit, parseErr), exit)
 	g.Verdict = verdictOf(g)
 	return g
 }
@@ -111,14 +112,12 @@ func Score(cfg Config, res []results.Result, exit results.Exit, parseErr error) 
 // score grades judged results against the lists.
 func score(cfg Config, v results.Verdict, exit results.Exit) Grade {
 	g := Grade{Task: cfg.Task, Run: v.Status, Reason: v.Reason, Exit: exit}
-	st := map[string]results.Status{}
-	for _, r := range v.Results {
-		st[r.Name] = r.Status
-	}
 	passed := map[string]bool{}
 	add := func(list string, names []string, n *int) {
 		for _, name := range names {
-			s := st[name]
+			// A list written before lists named leaves may name a Go
+			// test whose subtests the run reports in its place.
+			s := results.StatusOf(cfg.Format, v.Results, name)
 			ok := s == results.Passed
 			passed[name] = ok
 			if ok {
@@ -284,7 +283,11 @@ func readJSON(path string, v any) error {
 
 // ReadResults parses a run's results: the files of resDir when it holds
 // any (a report glob), else the log, in the given format. Files are read in
-// name order and merged (worst status wins).
+// name order and merged (worst status wins), and Go tests that have
+// subtests give way to their subtests (results.Leaves), a parent's own
+// failure passed down to them: this is where every run is read, by the
+// build's classification, the verifier, verify, eval and the mutants' runs
+// alike, so all of them grade the same leaves.
 func ReadResults(format, logPath, resDir string) ([]results.Result, error) {
 	var files []string
 	if resDir != "" {
@@ -313,5 +316,5 @@ func ReadResults(format, logPath, resDir string) ([]results.Result, error) {
 		}
 		lists = append(lists, res)
 	}
-	return results.Merge(lists...), firstErr
+	return results.Leaves(format, results.Merge(lists...)), firstErr
 }

@@ -155,3 +155,34 @@ func TestCompletedDenominator(t *testing.T) {
 		t.Fatalf("sections %d/%d %+v", g.SectionsCompleted, g.SectionsTotal, g.Sections)
 	}
 }
+
+// TestScoreGoSubtestForgery: a log the tested code wrote to cannot pass a
+// listed Go subtest by forging subtests of it, nor one whose parent failed
+// on its own: the parent's failure goes down to every leaf below it.
+func TestScoreGoSubtestForgery(t *testing.T) {
+	ev := func(action, test string) string {
+		return `{"Action":"` + action + `","Package":"m/p","Test":"` + test + `"}` + "\n"
+	}
+	cfg := Config{Format: "go-json", FailToPass: []string{"m/p.Test/A", "m/p.TestX/a"}, PassToPass: []string{"m/p.Test/B"},
+		Sections: map[string][]string{"m/p.Test/A": {"1"}, "m/p.TestX/a": {"2"}}, Implementable: []string{"1", "2"}}
+	log := ev("run", "Test") + ev("run", "Test/A") + ev("fail", "Test/A") +
+		ev("pass", "Test/A/forged") + // printed by the solution
+		ev("run", "Test/B") + ev("pass", "Test/B") + ev("fail", "Test") +
+		ev("run", "TestX") + ev("run", "TestX/a") + ev("pass", "TestX/a") + ev("fail", "TestX") // TestX's own check failed
+	res, err := results.GoJSON{}.Parse([]byte(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Score(cfg, res, results.Exit{Code: 1}, nil)
+	if g.Reward != 0 || g.F2PPassed != 0 || g.P2PPassed != 1 || g.SectionsCompleted != 0 {
+		t.Fatalf("reward %d, F2P %d, P2P %d, sections %d; want 0, 0, 1, 0\n%+v", g.Reward, g.F2PPassed, g.P2PPassed, g.SectionsCompleted, g.Tests)
+	}
+	want := []Test{
+		{Name: "m/p.Test/A", List: "FAIL_TO_PASS", Status: results.Failed},
+		{Name: "m/p.TestX/a", List: "FAIL_TO_PASS", Status: results.Failed},
+		{Name: "m/p.Test/B", List: "PASS_TO_PASS", Status: results.Passed, Passed: true},
+	}
+	if !reflect.DeepEqual(g.Tests, want) {
+		t.Fatalf("tests %+v\nwant %+v", g.Tests, want)
+	}
+}

@@ -35,6 +35,11 @@
 // status wins, in the order error > failed > passed > skipped. A forged
 // "pass" therefore never hides a real failure.
 //
+// The parsers report every test they see, Go parents and subtests alike;
+// Leaves (leaves.go) then keeps the subtests of a Go test in its place,
+// passing a parent's own failure down to them, and every run is graded on
+// those leaves.
+//
 // The log alone never makes a run pass: Judge also weighs the exit status
 // (see judge.go).
 package results

@@ -1,0 +1,3 @@
+module example.com/wrr
+
+go 1.21
