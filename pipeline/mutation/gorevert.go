@@ -442,6 +442,7 @@ func (g *goReverter) structure(id string, keep, hold lineSet) (drop lineSet) {
 			return (drop.has(p, l) || added[l] && g.o.Added(p, l) == id) && !keep.has(p, l)
 		}
 		text := splitLines(f.After)
+		blank := func(l int) bool { return l >= 1 && l <= len(text) && strings.TrimSpace(string(text[l-1])) == "" }
 		code := func(l int) bool {
 			if l < 1 || l > len(text) {
 				return false
@@ -520,8 +521,17 @@ func (g *goReverter) structure(id string, keep, hold lineSet) (drop lineSet) {
 			for l := first; l < s.line(from); l++ {
 				stay = append(stay, l)
 			}
-			if l := first - 1; l >= 1 && l <= len(text) && strings.TrimSpace(string(text[l-1])) == "" {
-				stay = append(stay, l)
+			if l := first - 1; blank(l) && dropped(l) {
+				// Only when what stays above does not end with a blank
+				// line already: gofmt would merge the two, and the line
+				// counts as reverted.
+				above := l - 1
+				for above >= 1 && dropped(above) {
+					above--
+				}
+				if above >= 1 && !blank(above) {
+					stay = append(stay, l)
+				}
 			}
 			for _, l := range stay {
 				if dropped(l) && !g.restores(f, id, l, hold) {
@@ -1404,30 +1414,37 @@ func pruneGoImports(src []byte) []byte {
 // an error returns the zero values and an error naming the section: its
 // caller, a test included, goes on and fails on the error. Any other
 // function calls the file's exit helper (goExitHelper), which ends the
-// goroutine unless it is a test's own, and then returns the zero values.
+// goroutine unless it is a test's own, and then returns values a caller
+// can use without panicking where the type allows one (safeValue).
 func goStubBody(s *goSrc, fd *ast.FuncDecl, msg, errName, exit string) (text string, exits bool) {
-	var zeros []string
-	lastErr := false
-	if res := fd.Type.Results; res != nil {
-		for i, f := range res.List {
-			z := zeroValue(s, f.Type)
-			for j := 0; j < max(1, len(f.Names)); j++ {
-				zeros = append(zeros, z)
-			}
-			if id, ok := f.Type.(*ast.Ident); ok && id.Name == "error" && i == len(res.List)-1 {
-				lastErr = true
-			}
+	res := fd.Type.Results
+	if res != nil && len(res.List) > 0 {
+		if id, ok := res.List[len(res.List)-1].Type.(*ast.Ident); ok && id.Name == "error" {
+			zeros := results(s, res, zeroValue)
+			zeros[len(zeros)-1] = errName + ".New(" + strconv.Quote(msg) + ")"
+			return "{\n\treturn " + strings.Join(zeros, ", ") + "\n}", false
 		}
 	}
-	if lastErr {
-		zeros[len(zeros)-1] = errName + ".New(" + strconv.Quote(msg) + ")"
-		return "{\n\treturn " + strings.Join(zeros, ", ") + "\n}", false
-	}
 	text = "{\n\t// " + msg + "\n\t" + exit + "()\n"
-	if len(zeros) > 0 {
-		text += "\treturn " + strings.Join(zeros, ", ") + "\n"
+	if vals := results(s, res, safeValue); len(vals) > 0 {
+		text += "\treturn " + strings.Join(vals, ", ") + "\n"
 	}
 	return text + "}", true
+}
+
+// results is one value per result of a function.
+func results(s *goSrc, res *ast.FieldList, value func(*goSrc, ast.Expr) string) []string {
+	var out []string
+	if res == nil {
+		return nil
+	}
+	for _, f := range res.List {
+		v := value(s, f.Type)
+		for j := 0; j < max(1, len(f.Names)); j++ {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // zeroValue is the zero value of a type expression: a literal for the
@@ -1456,8 +1473,34 @@ func zeroValue(s *goSrc, t ast.Expr) string {
 	case *ast.ParenExpr:
 		return zeroValue(s, t.X)
 	}
-	return "*new(" + string(s.src[s.off(t.Pos()):s.off(t.End())]) + ")"
+	return "*new(" + s.text(t) + ")"
 }
+
+// safeValue is the value a goroutine-ending stub returns when its caller
+// goes on (a test's goroutine): the zero value, except where that would
+// make the caller panic and end the test binary after all: a function
+// type gets a function that does nothing ("stop()" of a stubbed
+// StartSweeper), a pointer new(T), a map type an empty map. Channels,
+// slices and interfaces stay nil.
+func safeValue(s *goSrc, t ast.Expr) string {
+	switch t := t.(type) {
+	case *ast.FuncType:
+		body := "{}"
+		if vals := results(s, t.Results, safeValue); len(vals) > 0 {
+			body = "{ return " + strings.Join(vals, ", ") + " }"
+		}
+		return s.text(t) + " " + body
+	case *ast.StarExpr:
+		return "new(" + s.text(t.X) + ")"
+	case *ast.MapType:
+		return s.text(t) + "{}"
+	case *ast.ParenExpr:
+		return safeValue(s, t.X)
+	}
+	return zeroValue(s, t)
+}
+
+func (s *goSrc) text(n ast.Node) string { return string(s.src[s.off(n.Pos()):s.off(n.End())]) }
 
 // goExitHelper is the function a file's stubs call before returning zero
 // values. runtime.Goexit ends only the goroutine that calls it and runs

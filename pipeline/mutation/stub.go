@@ -387,12 +387,21 @@ func StubCandidate(r StubRevert, id, retry string) Candidate {
 	if len(r.Members) > 0 {
 		m.Mutated += fmt.Sprintf("; the class-body members the mapping gives it alone are reverted (%s)", list(r.Members))
 	}
+	if len(r.Kept) > 0 {
+		m.Mutated += "; what the code left after it uses is kept (" + strings.Join(r.Kept, "; ") + ")"
+	}
 	m.Scenario = fmt.Sprintf("any use of what section %s requires, as its text says: %s", sec.ID, orDash(firstSentence(sec.Quote)))
-	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions raise or panic, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
+	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions fail when called, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
+	if r.Invalid != "" {
+		// The last resort for the section: nothing would retry it.
+		m.Status, m.Drop, m.Reason = Dropped, DropCompile, "a Go file does not parse: "+r.Invalid
+	}
 	return Candidate{Mutant: m, Edit: r.Edit}
 }
 
-// StubVariant marks a stub revert (Mutant.Variant): it leaves the section's
-// module- and class-level lines in place, so a test that survives it may
-// still assert the section.
+// StubVariant marks a revert that leaves part of the section in place
+// (Mutant.Variant), so a test that survives it may still assert the
+// section: a stub revert, which keeps the section's module- and
+// class-level lines, and a Go plain revert that kept declarations of the
+// section the code left after it uses (Revert.Kept).
 const StubVariant = "stubs"
