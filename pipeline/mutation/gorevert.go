@@ -1420,20 +1420,20 @@ func goStubBody(s *goSrc, fd *ast.FuncDecl, msg, errName, exit string) (text str
 	res := fd.Type.Results
 	if res != nil && len(res.List) > 0 {
 		if id, ok := res.List[len(res.List)-1].Type.(*ast.Ident); ok && id.Name == "error" {
-			zeros := results(s, res, zeroValue)
+			zeros := resultValues(s, res, zeroValue)
 			zeros[len(zeros)-1] = errName + ".New(" + strconv.Quote(msg) + ")"
 			return "{\n\treturn " + strings.Join(zeros, ", ") + "\n}", false
 		}
 	}
 	text = "{\n\t// " + msg + "\n\t" + exit + "()\n"
-	if vals := results(s, res, safeValue); len(vals) > 0 {
+	if vals := resultValues(s, res, safeValue); len(vals) > 0 {
 		text += "\treturn " + strings.Join(vals, ", ") + "\n"
 	}
 	return text + "}", true
 }
 
-// results is one value per result of a function.
-func results(s *goSrc, res *ast.FieldList, value func(*goSrc, ast.Expr) string) []string {
+// resultValues is one value per result of a function.
+func resultValues(s *goSrc, res *ast.FieldList, value func(*goSrc, ast.Expr) string) []string {
 	var out []string
 	if res == nil {
 		return nil
@@ -1486,7 +1486,7 @@ func safeValue(s *goSrc, t ast.Expr) string {
 	switch t := t.(type) {
 	case *ast.FuncType:
 		body := "{}"
-		if vals := results(s, t.Results, safeValue); len(vals) > 0 {
+		if vals := resultValues(s, t.Results, safeValue); len(vals) > 0 {
 			body = "{ return " + strings.Join(vals, ", ") + " }"
 		}
 		return s.text(t) + " " + body

@@ -552,3 +552,209 @@ func sortedPaths(e mutation.Edit) []string {
 }
 
 var _ = fmt.Sprint
+
+// The calc sample: section 2.1 adds Double, Parse and Half; 2.2 adds three
+// functions that call Double on other goroutines.
+var calcBase = map[string]string{
+	"go.mod": "module example.com/calc\n\ngo 1.22\n",
+	"calc/calc.go": `// Package calc does arithmetic.
+package calc
+
+// Triple returns 3x.
+func Triple(x int) int {
+	return 3 * x
+}
+`,
+}
+
+var calcPR = map[string]string{
+	"calc/calc.go": `// Package calc does arithmetic.
+package calc
+
+import (
+	"strconv"
+	"sync"
+)
+
+// Triple returns 3x.
+func Triple(x int) int {
+	return 3 * x
+}
+
+// Double returns 2x.
+func Double(x int) int {
+	return 2 * x
+}
+
+// Parse reads a decimal number.
+func Parse(s string) (int, error) {
+	return strconv.Atoi(s)
+}
+
+// Half returns x/2.
+func Half(x int) int {
+	return x / 2
+}
+
+// DoubleAsync doubles x on another goroutine.
+func DoubleAsync(x int) <-chan int {
+	ch := make(chan int, 1)
+	go func() {
+		defer close(ch)
+		ch <- Double(x)
+	}()
+	return ch
+}
+
+// SumDoubled adds the doubles of xs, each computed on its own goroutine.
+func SumDoubled(xs ...int) int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sum := 0
+	for _, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := Double(x)
+			mu.Lock()
+			sum += d
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return sum
+}
+
+// DoubleTo sends 2x to out from another goroutine.
+func DoubleTo(x int, out chan<- int) {
+	go func() { out <- Double(x) }()
+}
+`,
+	"calc/calc_test.go": `package calc_test
+
+import (
+	"testing"
+	"time"
+
+	"example.com/calc/calc"
+)
+
+func TestTriple(t *testing.T) {
+	if got := calc.Triple(2); got != 6 {
+		t.Errorf("Triple(2) = %d", got)
+	}
+}
+
+func TestDouble(t *testing.T) {
+	if got := calc.Double(2); got != 4 {
+		t.Errorf("Double(2) = %d", got)
+	}
+}
+
+func TestDoubleNegative(t *testing.T) {
+	if got := calc.Double(-3); got != -6 {
+		t.Errorf("Double(-3) = %d", got)
+	}
+}
+
+func TestParse(t *testing.T) {
+	n, err := calc.Parse("12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 12 {
+		t.Errorf("Parse(12) = %d", n)
+	}
+}
+
+func TestDoubleAsync(t *testing.T) {
+	if v, ok := <-calc.DoubleAsync(2); !ok || v != 4 {
+		t.Errorf("DoubleAsync(2) = %d, %v", v, ok)
+	}
+}
+
+func TestSumDoubled(t *testing.T) {
+	if got := calc.SumDoubled(1, 2); got != 6 {
+		t.Errorf("SumDoubled(1, 2) = %d", got)
+	}
+}
+
+func TestDoubleTo(t *testing.T) {
+	out := make(chan int)
+	calc.DoubleTo(2, out)
+	select {
+	case v := <-out:
+		if v != 4 {
+			t.Errorf("DoubleTo(2) sent %d", v)
+		}
+	case <-time.After(200 * time.Millisecond):
+		t.Fatal("DoubleTo(2) sent nothing")
+	}
+}
+
+func TestTripleAgain(t *testing.T) {
+	if got := calc.Triple(-1); got != -3 {
+		t.Errorf("Triple(-1) = %d", got)
+	}
+}
+`,
+}
+
+// TestGoStubsFailTheCaller runs go test -json on the stub revert of
+// section 2.1: the two tests that call Double fail, so does the one that
+// calls Parse (an error), and the three that reach Double from another
+// goroutine (ended there: deferred calls run, so close(ch) and wg.Done
+// still happen, and the test waiting on DoubleTo fails at its own
+// timeout); the Triple tests pass, the last one too: the binary lives to
+// the end. The control replaces the stubs' exit helper by the bare
+// runtime.Goexit() the testing package turns into a panic on a test's own
+// goroutine: the binary ends in the first test that calls Double.
+func TestGoStubsFailTheCaller(t *testing.T) {
+	sol, o := goTask(t, calcBase, calcPR, [][4]string{
+		{"2.1", "calc/calc.go", "-", "Double"},
+		{"2.1", "calc/calc.go", "-", "Parse"},
+		{"2.1", "calc/calc.go", "-", "Half"},
+		{"2.2", "calc/calc.go", "-", "DoubleAsync"},
+		{"2.2", "calc/calc.go", "-", "SumDoubled"},
+		{"2.2", "calc/calc.go", "-", "DoubleTo"},
+	})
+	sr, ok, err := mutation.StubReverts(context.Background(), sol, o, *o.Section("2.1"))
+	if err != nil || !ok || sr.Invalid != "" {
+		t.Fatalf("stub revert: %v %v %q", ok, err, sr.Invalid)
+	}
+	stubs := strings.Replace(calcPR["calc/calc.go"], `import (
+	"strconv"
+	"sync"
+)`, `import (
+	"errors"
+	"runtime"
+	"sync"
+)`, 1)
+	stubs = strings.Replace(stubs, "func Double(x int) int {\n\treturn 2 * x\n}", "func Double(x int) int {\n\t// lolbench stub revert: section 2.1 is not implemented\n\tlolbenchStubExit_calc_go()\n\treturn 0\n}", 1)
+	stubs = strings.Replace(stubs, "func Parse(s string) (int, error) {\n\treturn strconv.Atoi(s)\n}", "func Parse(s string) (int, error) {\n\treturn 0, errors.New(\"lolbench stub revert: section 2.1 is not implemented\")\n}", 1)
+	stubs = strings.Replace(stubs, "func Half(x int) int {\n\treturn x / 2\n}", "func Half(x int) int {\n\t// lolbench stub revert: section 2.1 is not implemented\n\tlolbenchStubExit_calc_go()\n\treturn 0\n}", 1)
+	stubs += wrrExit("calc.go")
+	if got := string(sr.Edit["calc/calc.go"]); got != stubs {
+		t.Fatalf("stub revert:\n%s\nwant:\n%s", got, stubs)
+	}
+	pkg := "example.com/calc/calc."
+	for _, c := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"the stub revert", stubs, []string{
+			pkg + "TestDouble failed", pkg + "TestDoubleAsync failed", pkg + "TestDoubleNegative failed", pkg + "TestDoubleTo failed",
+			pkg + "TestParse failed", pkg + "TestSumDoubled failed", pkg + "TestTriple passed", pkg + "TestTripleAgain passed"}},
+		{"bare runtime.Goexit()", strings.ReplaceAll(stubs, "\tlolbenchStubExit_calc_go()\n", "\truntime.Goexit()\n"), []string{
+			pkg + "TestDouble failed", pkg + "TestTriple passed"}},
+	} {
+		dir := mutantTree(t, calcBase, calcPR, mutation.Edit{"calc/calc.go": []byte(c.body)})
+		if out, err := goRun(t, dir, "vet", "./..."); err != nil {
+			t.Errorf("%s: go vet: %v\n%s", c.name, err, out)
+			continue
+		}
+		if got := goTestStatuses(t, dir); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: go test:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
