@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"go/ast"
 	"go/format"
+	"go/scanner"
+	"go/token"
+	"slices"
 	"sort"
 )
 
@@ -125,7 +128,34 @@ func (g *goReverter) revert(sec Section) Revert {
 	}
 	r := Revert{Section: sec, Edit: edit, Lines: n + whole, Files: files, Kept: st.list()}
 	r.Invalid = g.finish(sec.ID, edit, st.stubs)
+	r.NoCode = r.Invalid == "" && len(edit) > 0
+	for p, b := range edit {
+		f := g.sol.File(p)
+		r.NoCode = r.NoCode && isGo(f) && b != nil && f.After != nil && sameGoCode(b, f.After)
+	}
 	return r
+}
+
+// sameGoCode reports whether two Go sources have the same tokens, comments
+// and layout aside.
+func sameGoCode(a, b []byte) bool {
+	scan := func(src []byte) []string {
+		var sc scanner.Scanner
+		fset := token.NewFileSet()
+		sc.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+		var out []string
+		for {
+			_, tok, lit := sc.Scan()
+			if tok == token.EOF {
+				return out
+			}
+			if tok == token.SEMICOLON && lit == "\n" {
+				lit = ";" // an automatic semicolon is a semicolon
+			}
+			out = append(out, tok.String()+" "+lit)
+		}
+	}
+	return slices.Equal(scan(a), scan(b))
 }
 
 // goRestore is an existing function a section changes, which its Go revert

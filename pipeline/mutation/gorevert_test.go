@@ -2,7 +2,6 @@ package mutation_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -513,8 +512,8 @@ func sizeOf(c *weightedConn) uintptr {
 	}
 	for _, id := range []string{"4.1", "4.2", "4.3"} {
 		r, w := got[id], wants[id]
-		if r.Invalid != "" {
-			t.Errorf("%s: %s", id, r.Invalid)
+		if r.Invalid != "" || r.NoCode {
+			t.Errorf("%s: invalid %q, no code %v", id, r.Invalid, r.NoCode)
 		}
 		if !reflect.DeepEqual(r.Kept, w.kept) {
 			t.Errorf("%s kept:\n got %q\nwant %q", id, r.Kept, w.kept)
@@ -551,7 +550,6 @@ func sortedPaths(e mutation.Edit) []string {
 	return out
 }
 
-var _ = fmt.Sprint
 
 // The calc sample: section 2.1 adds Double, Parse and Half; 2.2 adds three
 // functions that call Double on other goroutines.

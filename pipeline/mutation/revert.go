@@ -23,6 +23,11 @@ type Revert struct {
 	// Invalid says why a Go file of the revert does not parse, "" when
 	// every one does: such a revert cannot build.
 	Invalid string
+	// NoCode is set when the revert changes only comments and layout of
+	// Go files: what the section owns is all still used (a file's
+	// imports, say) or comments. It is equivalent to the reference
+	// solution, so surviving it says nothing.
+	NoCode bool
 }
 
 // Reverts makes the mapped-section reverts of a solution: one per mapped

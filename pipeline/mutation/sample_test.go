@@ -209,8 +209,17 @@ func TestSampleReverts(t *testing.T) {
 		return string(b)
 	}
 	byID := map[string]mutation.Candidate{}
+	var statuses []string
 	for _, c := range cands {
 		byID[c.Mutant.ID] = c
+		statuses = append(statuses, fmt.Sprintf("%s %s %s %s", c.Mutant.ID, c.Mutant.Status, c.Mutant.Drop, c.Mutant.Reason))
+	}
+	// Section 4 owns snapshot.go's file-level lines: comments, and the
+	// "time" import 3.4's code uses, which the revert keeps. What is left
+	// changes only comments: equivalent, dropped before any run.
+	if want := []string{"revert-3.1 pending  ", "revert-3.2 pending  ", "revert-3.3 pending  ", "revert-3.4 pending  ", "revert-3.5 pending  ",
+		"revert-4 dropped duplicate the revert changes only comments: every line of code section 4 owns is still used, so it is equivalent to the reference solution"}; !reflect.DeepEqual(statuses, want) {
+		t.Errorf("statuses:\n got %q\nwant %q", statuses, want)
 	}
 	for id, files := range map[string][]string{"revert-3.2": {"cmd/tinykv/main.go"}, "revert-3.3": {"server/server.go"}, "revert-3.5": {"clients/python/tinykv/client.py"}} {
 		for _, f := range files {
