@@ -550,7 +550,6 @@ func sortedPaths(e mutation.Edit) []string {
 	return out
 }
 
-
 // The calc sample: section 2.1 adds Double, Parse and Half; 2.2 adds three
 // functions that call Double on other goroutines.
 var calcBase = map[string]string{
