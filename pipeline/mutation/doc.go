@@ -24,7 +24,23 @@
 //     the stub revert removes them too); file-level lines belong to a section when
 //     exactly one block lists the file with a file-level row, or, when none
 //     does, when all the file's changed functions belong to that section.
-//     The build check drops a revert whose removed code others still use.
+//     In Go the revert is made to build (gorevert.go, issue 36 §4): the
+//     package clause stays, an existing function the section changes
+//     comes back from the base whole, what the code left after it (other
+//     sections, unchanged code, the PR's Go tests) still uses is kept,
+//     functions as stubs (Revert.Kept says what and why), and the imports
+//     follow; a revert left changing only comments is equivalent to the
+//     reference (Revert.NoCode) and dropped as a duplicate. In other languages the build check drops a revert whose
+//     removed code others still use, and the mutate stage retries it as a
+//     stub revert (StubReverts: new functions keep their signatures and
+//     fail when called, changed ones go back to the base, module-level
+//     lines stay). A Go stub must fail the test that calls it without
+//     ending the test binary (a panic, or runtime.Goexit on a test's
+//     goroutine, fails every later test of the package): it returns an
+//     error when the function returns one, and otherwise ends its
+//     goroutine unless that is a test's, where it returns zero values.
+//     BuildBroken reads from a run's results which packages a mutant
+//     broke as a whole.
 //   - Syntax operators (Operators, one file each, listed in Registry):
 //     small edits on the ADDED lines of the reference solution only, found
 //     with tree-sitter, in the spirit of PIT and SWE-smith's procedural

@@ -23,13 +23,26 @@ type Candidate struct {
 }
 
 // RevertCandidates makes the mapped-section revert mutants (see
-// Reverts), ids "revert-<section>".
+// Reverts), ids "revert-<section>". A Go revert that had to keep some of
+// the section's declarations is marked StubVariant: like a stub revert, it
+// leaves part of the section in place. One whose Go files do not parse
+// (Revert.Invalid) stays pending: the build check refuses it with the
+// same error, and the mutate stage retries it as a stub revert. One that
+// changes only comments (Revert.NoCode) is dropped as a duplicate of the
+// reference solution: no test could kill it.
 func RevertCandidates(sol *Solution, o *Owners) []Candidate {
 	var out []Candidate
 	for _, r := range Reverts(sol, o) {
 		m := &Mutant{ID: "revert-" + Slug(r.Section.ID), Method: MappedRevert, Section: r.Section.ID, SectionTitle: r.Section.Title,
 			Requirement: r.Section.Requirement, Status: Pending}
+		if len(r.Kept) > 0 {
+			m.Variant = StubVariant
+		}
 		m.Reference, m.Mutated, m.Scenario, m.Rationale = describeRevert(r)
+		if r.NoCode {
+			m.Status, m.Drop = Dropped, DropDuplicate
+			m.Reason = "the revert changes only comments: every line of code section " + r.Section.ID + " owns is still used, so it is equivalent to the reference solution"
+		}
 		out = append(out, Candidate{Mutant: m, Edit: r.Edit})
 	}
 	return out

@@ -15,21 +15,57 @@ type Revert struct {
 	// deleted lines restored); Files are the files it touches.
 	Lines int
 	Files []string
+	// Kept says what a Go revert kept of the section's declarations
+	// because the code left after it uses them, one line each: "kept
+	// weightedConn (wrr/weights.go): used by section 4.1's code",
+	// "stubbed newWeightedConn (wrr/weights.go): used by the tests".
+	Kept []string
+	// Invalid says why a Go file of the revert does not parse, "" when
+	// every one does: such a revert cannot build.
+	Invalid string
+	// NoCode is set when the revert changes only comments and layout of
+	// Go files: what the section owns is all still used (a file's
+	// imports, say) or comments. It is equivalent to the reference
+	// solution, so surviving it says nothing.
+	NoCode bool
 }
 
 // Reverts makes the mapped-section reverts of a solution: one per mapped
-// section that owns changed lines, in mapping order. A section whose
-// functions other sections or the tests call will not build without them;
-// the build check drops such a revert, with the compiler's reason.
+// section that owns changed lines, in mapping order. In Go files the
+// revert keeps what the code left after it uses (gorevert.go), so that it
+// builds; in other languages a section whose functions other sections or
+// the tests call will not build or import without them, and the build
+// check drops such a revert, with the compiler's reason.
 func Reverts(sol *Solution, o *Owners) []Revert {
 	var out []Revert
+	g := newGoReverter(sol, o)
 	for _, sec := range o.Sections {
-		edit, n, files := revertSection(sol, o, sec.ID)
-		if n > 0 {
-			out = append(out, Revert{Section: sec, Edit: edit, Lines: n, Files: files})
+		if r := g.revert(sec); r.Lines > 0 {
+			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// lineSet is a set of lines of the reference solution, by file.
+type lineSet map[string]map[int]bool
+
+func (s lineSet) has(file string, line int) bool { return s[file][line] }
+
+// add adds lines and reports whether any was new.
+func (s lineSet) add(file string, lines ...int) bool {
+	added := false
+	for _, l := range lines {
+		if s[file][l] {
+			continue
+		}
+		if s[file] == nil {
+			s[file] = map[int]bool{}
+		}
+		s[file][l] = true
+		added = true
+	}
+	return added
 }
 
 // splitLines splits content into lines that keep their line breaks.
@@ -49,9 +85,13 @@ func boolInt(b bool) int {
 
 // revertSection reverts, in every solution file, the changed lines section
 // id owns: its added lines are dropped and its deleted lines restored where
-// its first dropped line was (or at the hunk's start). It returns the edit,
-// the number of reverted lines and the files touched.
-func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
+// its first dropped line was (or at the hunk's start). Added lines in keep
+// stay whoever owns them, lines in drop go as if the section owned them
+// (unchanged ones too: git may align a line of a new declaration with the
+// base's), and deleted lines in hold (pre-change numbering) are not put
+// back (the Go pass's adjustments). It returns the edit, the number of reverted
+// lines and the files touched.
+func revertSection(sol *Solution, o *Owners, id string, keep, drop, hold lineSet) (Edit, int, []string) {
 	edit := Edit{}
 	total := 0
 	var files []string
@@ -60,8 +100,10 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 		if f.Skip != "" {
 			continue
 		}
-		owned := func(line int) bool { return o.Added(f.Path, line) == id }
-		restore := func(line int) bool { return o.Deleted(f.Path, line) == id }
+		owned := func(line int) bool {
+			return (o.Added(f.Path, line) == id || drop.has(f.Path, line)) && !keep.has(f.Path, line)
+		}
+		restore := func(line int) bool { return o.Deleted(f.Path, line) == id && !hold.has(f.Path, line) }
 		after, base := splitLines(f.After), splitLines(f.Base)
 		var out [][]byte
 		n := 0
@@ -72,7 +114,9 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 				first = h.NewStart + 1
 			}
 			for ; pos < first && pos <= len(after); pos++ {
-				out = append(out, after[pos-1])
+				if !drop.has(f.Path, pos) {
+					out = append(out, after[pos-1])
+				}
 			}
 			var restored [][]byte
 			for l := h.OldStart; l < h.OldStart+h.OldLines && h.OldLines > 0; l++ {
@@ -114,7 +158,9 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 			}
 		}
 		for ; pos <= len(after); pos++ {
-			out = append(out, after[pos-1])
+			if !drop.has(f.Path, pos) {
+				out = append(out, after[pos-1])
+			}
 		}
 		if n == 0 {
 			continue
@@ -141,6 +187,9 @@ func describeRevert(r Revert) (reference, mutated, scenario, rationale string) {
 	files := strings.Join(r.Files, ", ")
 	reference = fmt.Sprintf("the reference solution implements section %s (%s): %s", sec.ID, sec.Title, orDash(sec.Requirement))
 	mutated = fmt.Sprintf("the %d changed line(s) section %s owns in %s are reverted to the base commit: the section is not implemented", r.Lines, sec.ID, files)
+	if len(r.Kept) > 0 {
+		mutated += "; what the code left after it uses is kept so that it builds, functions as stubs that fail when called (" + strings.Join(r.Kept, "; ") + ")"
+	}
 	scenario = fmt.Sprintf("any use of what section %s requires, as its text says: %s", sec.ID, orDash(firstSentence(sec.Quote)))
 	rationale = fmt.Sprintf("Every change the mapping assigns to section %s (its Direct modifications, rules 27–28) is undone, so the behaviour the section requires is missing; the other sections' changes are kept.", sec.ID)
 	return

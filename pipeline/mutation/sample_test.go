@@ -170,8 +170,9 @@ func TestSampleOperators(t *testing.T) {
 
 // Every revert of the Go sample, and what it leaves: a section that owns a
 // whole file's changes gives the file back as it was at the base commit,
-// and a file the section adds goes away. Every patch applies at the base
-// commit and gives exactly the mutant's files.
+// but for what the code left after it uses (gorevert.go). Every patch
+// applies at the base commit and gives exactly the mutant's files, and
+// compiles with the tests but where a field's type changed.
 func TestSampleReverts(t *testing.T) {
 	ctx := context.Background()
 	tk := loadSample(t, "tinykv")
@@ -208,8 +209,17 @@ func TestSampleReverts(t *testing.T) {
 		return string(b)
 	}
 	byID := map[string]mutation.Candidate{}
+	var statuses []string
 	for _, c := range cands {
 		byID[c.Mutant.ID] = c
+		statuses = append(statuses, fmt.Sprintf("%s %s %s %s", c.Mutant.ID, c.Mutant.Status, c.Mutant.Drop, c.Mutant.Reason))
+	}
+	// Section 4 owns snapshot.go's file-level lines: comments, and the
+	// "time" import 3.4's code uses, which the revert keeps. What is left
+	// changes only comments: equivalent, dropped before any run.
+	if want := []string{"revert-3.1 pending  ", "revert-3.2 pending  ", "revert-3.3 pending  ", "revert-3.4 pending  ", "revert-3.5 pending  ",
+		"revert-4 dropped duplicate the revert changes only comments: every line of code section 4 owns is still used, so it is equivalent to the reference solution"}; !reflect.DeepEqual(statuses, want) {
+		t.Errorf("statuses:\n got %q\nwant %q", statuses, want)
 	}
 	for id, files := range map[string][]string{"revert-3.2": {"cmd/tinykv/main.go"}, "revert-3.3": {"server/server.go"}, "revert-3.5": {"clients/python/tinykv/client.py"}} {
 		for _, f := range files {
@@ -218,8 +228,35 @@ func TestSampleReverts(t *testing.T) {
 			}
 		}
 	}
-	if e, ok := byID["revert-3.2"].Edit["store/expiry.go"]; !ok || e != nil {
-		t.Errorf("revert-3.2 keeps store/expiry.go")
+	// The store's tests call Sweep and StartSweeper: 3.2's revert keeps
+	// them as stubs, or the tests of the whole package would not compile.
+	wantExpiry := `package store
+
+import (
+	"runtime"
+	"time"
+)
+
+// Sweep removes every expired key once and returns how many it removed.
+func (s *Store) Sweep() int {
+	// lolbench stub revert: section 3.2 is not implemented
+	lolbenchStubExit_expiry_go()
+	return 0
+}
+
+// StartSweeper removes expired keys every interval until the returned
+// function is called.
+func (s *Store) StartSweeper(interval time.Duration) (stop func()) {
+	// lolbench stub revert: section 3.2 is not implemented
+	lolbenchStubExit_expiry_go()
+	return func() {}
+}
+` + wrrExit("expiry.go")
+	if e := string(byID["revert-3.2"].Edit["store/expiry.go"]); e != wantExpiry {
+		t.Errorf("revert-3.2: store/expiry.go:\n%s\nwant:\n%s", e, wantExpiry)
+	}
+	if m := byID["revert-3.2"].Mutant; m.Variant != "stubs" || !strings.HasSuffix(m.Mutated, "(stubbed Store.Sweep (store/expiry.go): used by the tests; stubbed Store.StartSweeper (store/expiry.go): used by the tests)") {
+		t.Errorf("revert-3.2: variant %q, mutated %q", m.Variant, m.Mutated)
 	}
 	if r := byID["revert-3.3"].Mutant; r.Requirement != "Add the SETEX and TTL commands with their replies, rejecting a non-numeric or non-positive TTL with ERR invalid ttl." ||
 		!strings.HasPrefix(r.Mutated, "the 34 changed line(s) section 3.3 owns in server/server.go are reverted") || r.Scenario == "" || r.Rationale == "" {
@@ -236,6 +273,36 @@ func TestSampleReverts(t *testing.T) {
 		os.WriteFile(pf, patches[i], 0o644)
 		if out, err := exec.Command("git", "-C", wt, "apply", pf).CombinedOutput(); err != nil {
 			t.Fatalf("%s does not apply: %v %s", c.Mutant.ID, err, out)
+		}
+		// Every Go revert compiles, tests included, but 3.1's and 3.4's:
+		// each changes the type of a struct field that code the revert
+		// keeps was written for, which only type checking could see.
+		tp := filepath.Join(t.TempDir(), "test.patch")
+		os.WriteFile(tp, tk.TestPatch, 0o644)
+		if out, err := exec.Command("git", "-C", wt, "apply", tp).CombinedOutput(); err != nil {
+			t.Fatalf("test patch: %v %s", err, out)
+		}
+		vet, err := goRun(t, wt, "vet", "./...")
+		wantVet := map[string]string{
+			"revert-3.1": "vet: store/expiry.go:12:8: v.expired undefined (type string has no field or method expired)",
+			"revert-3.4": "vet: store/store.go:141:11: cannot use make(map[string]string, len(items)) (value of type map[string]string) as map[string]value value in assignment",
+		}[c.Mutant.ID]
+		if got := lastLine(vet); (err != nil) != (wantVet != "") || err != nil && got != wantVet {
+			t.Errorf("%s: go vet: %v %q, want %q\n%s", c.Mutant.ID, err, got, wantVet, vet)
+		}
+		if c.Mutant.ID == "revert-3.2" {
+			// The binary lives on: only the tests that call the stubs
+			// fail.
+			store := goTestStatuses(t, wt)
+			var failed []string
+			for _, l := range store {
+				if strings.HasPrefix(l, "example.com/tinykv/store.") && !strings.HasSuffix(l, " passed") {
+					failed = append(failed, l)
+				}
+			}
+			if want := []string{"example.com/tinykv/store.TestStartSweeperStops failed", "example.com/tinykv/store.TestSweepRemovesExpired failed"}; !reflect.DeepEqual(failed, want) {
+				t.Errorf("revert-3.2: the store's tests:\n%q\nwant failed only %q", store, want)
+			}
 		}
 		for _, f := range tk.Solution.Files {
 			want, edited := c.Edit[f.Path]
@@ -255,6 +322,12 @@ func TestSampleReverts(t *testing.T) {
 		}
 		exec.Command("git", "-C", tk.Dir, "worktree", "remove", "--force", wt).Run()
 	}
+}
+
+// lastLine is the last non-empty line of out.
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
 }
 
 // A mutant equal to the reference, and one repeating another, are dropped

@@ -47,6 +47,11 @@ type File struct {
 type Solution struct {
 	Base, Head string
 	Files      []File
+	// GoTests are the PR's Go test files after the change, by path. They
+	// are never mutated, but every mutant is built with them, so a Go
+	// revert keeps what they use of the solution (gorevert.go): without
+	// it their package would not compile and every test in it would fail.
+	GoTests map[string][]byte
 }
 
 // File returns the solution's file at path (after the change), or nil.
@@ -97,6 +102,18 @@ func LoadSolution(ctx context.Context, repo *diff.Repo, ch *diff.Change) (*Solut
 		// What the build puts in the test patch (stages/build.Split): test
 		// files, test data, vendored files and test configuration.
 		if f.Category == lang.Test || f.Category == lang.TestData || f.Category == lang.Vendor || lang.TestInfra(f.Path(), nil).Whole {
+			if f.Category == lang.Test && f.Language == "Go" && f.NewPath != "" && !f.Binary {
+				b, err := readSmall(repo, ch.Head, f.NewPath)
+				if err != nil {
+					return nil, err
+				}
+				if len(b) <= maxFile {
+					if s.GoTests == nil {
+						s.GoTests = map[string][]byte{}
+					}
+					s.GoTests[f.NewPath] = b
+				}
+			}
 			continue
 		}
 		sf := File{Path: f.Path(), OldPath: f.OldPath, Status: f.Status, Language: f.Language, Category: f.Category,

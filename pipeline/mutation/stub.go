@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"path"
 	"slices"
 	"sort"
@@ -37,7 +35,15 @@ import (
 //     are reverted as the plain revert reverts them, so that a shared
 //     class body loses exactly this section's members.
 //
-// Go files lose the imports the stubs left unused.
+// A stub raises or throws in Python, Java, JavaScript and TypeScript,
+// whose test runners fail the one test; in Rust unimplemented!() panics,
+// which libtest catches per test; in C it traps, ending its test
+// process (one per test under ctest). In Go a panic, and runtime.Goexit
+// on a test's goroutine, end the whole test binary and fail every later
+// test of the package, so Go stubs return an error when the function
+// returns one and otherwise end only a goroutine that is not a test's
+// (goStubBody, goExitHelper). Go files also lose the imports left unused
+// and gain those the stubs need.
 type StubRevert struct {
 	Revert
 	// Stubbed and Restored name the functions stubbed and put back, as
@@ -47,38 +53,39 @@ type StubRevert struct {
 }
 
 // StubReverts returns the stub revert of a section, and false when it
-// changes nothing or equals the plain revert.
+// changes nothing or equals the plain revert. Go files go through the Go
+// pass (gorevert.go): the placeholder bodies become stubs that fail the
+// calling test without ending the test binary, the imports they need are
+// added and those left unused dropped, and a member the section owns that
+// the code left after it uses is kept.
 func StubReverts(ctx context.Context, sol *Solution, o *Owners, sec Section) (StubRevert, bool, error) {
-	out := StubRevert{Revert: Revert{Section: sec, Edit: Edit{}}}
-	msg := strconv.Quote("lolbench stub revert: section " + Slug(sec.ID) + " is not implemented")
-	for i := range sol.Files {
-		f := &sol.Files[i]
-		syn := syntaxes[f.Language]
-		if f.Skip != "" || f.After == nil || syn == nil || syn.Defs == nil {
-			continue
-		}
-		src, stubbed, restored, members, err := stubFile(ctx, f, o, sec.ID, fmt.Sprintf(syn.Stub, msg))
-		if err != nil {
+	g := newGoReverter(sol, o)
+	keep := lineSet{}
+	st := newGoKeep()
+	var out StubRevert
+	for {
+		var err error
+		if out, err = stubEdit(ctx, sol, o, sec, keep); err != nil {
 			return StubRevert{}, false, err
 		}
-		if len(stubbed)+len(restored)+len(members) == 0 {
-			continue
+		applyKept(out.Edit, st)
+		more, err := g.keepUsed(sec.ID, out.Edit, keep, st)
+		if err != nil {
+			out.Invalid = err.Error()
+			break
 		}
-		if f.Language == "Go" {
-			src = pruneGoImports(src)
+		if !more {
+			break
 		}
-		out.Edit[f.Path] = src
-		out.Files = append(out.Files, f.Path)
-		out.Stubbed = append(out.Stubbed, stubbed...)
-		out.Restored = append(out.Restored, restored...)
-		out.Members = append(out.Members, members...)
-		out.Lines += countOwned(f, o, sec.ID)
+	}
+	out.Kept = st.list()
+	if out.Invalid == "" {
+		out.Invalid = g.finish(sec.ID, out.Edit, st.stubs)
 	}
 	if len(out.Edit) == 0 {
 		return StubRevert{}, false, nil
 	}
-	sort.Strings(out.Files)
-	plain, _, _ := revertSection(sol, o, sec.ID)
+	plain := g.revert(sec).Edit
 	same := len(plain) == len(out.Edit)
 	for p, b := range out.Edit {
 		pb, ok := plain[p]
@@ -88,6 +95,35 @@ func StubReverts(ctx context.Context, sol *Solution, o *Owners, sec Section) (St
 		return StubRevert{}, false, nil
 	}
 	return out, true, nil
+}
+
+// stubEdit makes the stub revert's edit, file by file, before the Go pass:
+// Go stubs are placeholders, panic(message). Member lines in keep stay.
+func stubEdit(ctx context.Context, sol *Solution, o *Owners, sec Section, keep lineSet) (StubRevert, error) {
+	out := StubRevert{Revert: Revert{Section: sec, Edit: Edit{}}}
+	msg := strconv.Quote(stubMessage(sec.ID))
+	for i := range sol.Files {
+		f := &sol.Files[i]
+		syn := syntaxes[f.Language]
+		if f.Skip != "" || f.After == nil || syn == nil || syn.Defs == nil {
+			continue
+		}
+		src, stubbed, restored, members, err := stubFile(ctx, f, o, sec.ID, fmt.Sprintf(syn.Stub, msg), keep[f.Path])
+		if err != nil {
+			return StubRevert{}, err
+		}
+		if len(stubbed)+len(restored)+len(members) == 0 {
+			continue
+		}
+		out.Edit[f.Path] = src
+		out.Files = append(out.Files, f.Path)
+		out.Stubbed = append(out.Stubbed, stubbed...)
+		out.Restored = append(out.Restored, restored...)
+		out.Members = append(out.Members, members...)
+		out.Lines += countOwned(f, o, sec.ID)
+	}
+	sort.Strings(out.Files)
+	return out, nil
 }
 
 // countOwned counts the changed lines of a file that the section owns.
@@ -110,7 +146,7 @@ func countOwned(f *File, o *Owners, id string) int {
 // owns: the functions holding an added line of one of its function
 // scopes, and those whose base version holds a deleted one; and it
 // reverts the members it owns through member rows.
-func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) (src []byte, stubbed, restored, members []string, err error) {
+func stubFile(ctx context.Context, f *File, o *Owners, id, stub string, keep map[int]bool) (src []byte, stubbed, restored, members []string, err error) {
 	after, tree, err := Parse(ctx, f.Path, f.Language, f.After)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -166,7 +202,7 @@ func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) (src []b
 			}
 		}
 	}
-	rs, members := memberReverts(f, o, id)
+	rs, members := memberReverts(f, o, id, keep)
 	var last uint32
 	for _, d := range afterDefs {
 		if !target[d] || d.StartByte() < last {
@@ -197,8 +233,9 @@ func stubFile(ctx context.Context, f *File, o *Owners, id, stub string) (src []b
 // added lines are dropped and its deleted lines put back where the first
 // dropped line was, or at the hunk's start, as revertSection does. It
 // names the members, "path Class.member". Members are outside every
-// function, so these never meet a stub's replacement.
-func memberReverts(f *File, o *Owners, id string) ([]Replace, []string) {
+// function, so these never meet a stub's replacement. Added lines in keep
+// stay (a Go field other code uses).
+func memberReverts(f *File, o *Owners, id string, keep map[int]bool) ([]Replace, []string) {
 	after, base := splitLines(f.After), splitLines(f.Base)
 	starts := make([]uint32, len(after)+1) // starts[i]: offset of line i+1
 	for i, l := range after {
@@ -225,7 +262,7 @@ func memberReverts(f *File, o *Owners, id string) ([]Replace, []string) {
 		}
 		placed := false
 		for l := h.NewStart; h.NewLines > 0 && l < h.NewStart+h.NewLines && l-1 < len(after); l++ {
-			if sec, m := o.AddedMember(f.Path, l); sec == id {
+			if sec, m := o.AddedMember(f.Path, l); sec == id && !keep[l] {
 				r := Replace{Start: starts[l-1], End: starts[l]}
 				if !placed {
 					r.Text, placed = string(restored), true
@@ -307,59 +344,6 @@ func defName(s *Source, d *sitter.Node) string {
 	return d.Type()
 }
 
-// pruneGoImports removes the imports a Go file no longer uses (a stub
-// removed their last use), which the compiler would refuse. A file that
-// does not parse is returned as it is: the build check reports it.
-func pruneGoImports(src []byte) []byte {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution|parser.ParseComments)
-	if err != nil {
-		return src
-	}
-	used := map[string]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				used[id.Name] = true
-			}
-		}
-		return true
-	})
-	type cut struct{ from, to int }
-	var cuts []cut
-	span := func(a, b token.Pos) cut { return cut{fset.Position(a).Offset, fset.Position(b).Offset} }
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT {
-			continue
-		}
-		var drop []ast.Spec
-		for _, sp := range gd.Specs {
-			is := sp.(*ast.ImportSpec)
-			if name := importName(is); name != "_" && name != "." && !used[name] {
-				drop = append(drop, sp)
-			}
-		}
-		if len(drop) > 0 && !gd.Lparen.IsValid() {
-			cuts = append(cuts, span(gd.Pos(), gd.End()))
-			continue
-		}
-		for _, sp := range drop {
-			cuts = append(cuts, span(sp.Pos(), sp.End()))
-		}
-	}
-	if len(cuts) == 0 {
-		return src
-	}
-	var b []byte
-	pos := 0
-	for _, c := range cuts {
-		b = append(b, src[pos:c.from]...)
-		pos = c.to
-	}
-	return append(b, src[pos:]...)
-}
-
 // importName is the name an import binds: its alias, or the name the
 // path suggests (the last element, skipping a /vN major-version element,
 // without a go- prefix, up to the first character that cannot be in an
@@ -403,12 +387,21 @@ func StubCandidate(r StubRevert, id, retry string) Candidate {
 	if len(r.Members) > 0 {
 		m.Mutated += fmt.Sprintf("; the class-body members the mapping gives it alone are reverted (%s)", list(r.Members))
 	}
+	if len(r.Kept) > 0 {
+		m.Mutated += "; what the code left after it uses is kept (" + strings.Join(r.Kept, "; ") + ")"
+	}
 	m.Scenario = fmt.Sprintf("any use of what section %s requires, as its text says: %s", sec.ID, orDash(firstSentence(sec.Quote)))
-	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions raise or panic, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
+	m.Rationale = fmt.Sprintf("Section %s's behaviour is gone (its new functions fail when called, its changes to existing ones are undone) while every name other sections use is still defined.", sec.ID)
+	if r.Invalid != "" {
+		// The last resort for the section: nothing would retry it.
+		m.Status, m.Drop, m.Reason = Dropped, DropCompile, "a Go file does not parse: "+r.Invalid
+	}
 	return Candidate{Mutant: m, Edit: r.Edit}
 }
 
-// StubVariant marks a stub revert (Mutant.Variant): it leaves the section's
-// module- and class-level lines in place, so a test that survives it may
-// still assert the section.
+// StubVariant marks a revert that leaves part of the section in place
+// (Mutant.Variant), so a test that survives it may still assert the
+// section: a stub revert, which keeps the section's module- and
+// class-level lines, and a Go plain revert that kept declarations of the
+// section the code left after it uses (Revert.Kept).
 const StubVariant = "stubs"
