@@ -9,8 +9,10 @@ import (
 
 // BuildBroken returns, sorted, the units a test run reports as failed as a
 // whole rather than test by test: the Go packages of go-json's
-// "importpath [package]" error entries (results.PackageMarker) and the
-// Rust crates of cargo's "crate [build]" ones (results.BuildMarker). A
+// "importpath [package]" error entries (results.PackageMarker), the
+// Rust crates of cargo's "crate [build]" ones (results.BuildMarker), and
+// the JUnit suites that failed outside every test ("[suite]": a Python
+// test module that does not import, a Java class that does not load). A
 // mutant that makes any of them broke compilation, and every test of the
 // unit fails on it whatever the test asserts: the kill matrix marks them
 // killed (OutcomeKilled counts absent tests), so a mutant with a broken
@@ -28,7 +30,7 @@ func BuildBroken(rs []results.Result) []string {
 		if r.Status != results.Error {
 			continue
 		}
-		for _, m := range []string{results.PackageMarker, results.BuildMarker} {
+		for _, m := range []string{results.PackageMarker, results.BuildMarker, results.SuiteMarker} {
 			if unit, ok := strings.CutSuffix(r.Name, m); ok && unit != "" {
 				out = append(out, unit)
 			}

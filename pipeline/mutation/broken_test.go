@@ -44,4 +44,10 @@ func TestBuildBroken(t *testing.T) {
 	if got, want := mutation.BuildBroken(rs), []string{"tinycrate"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("cargo: %q, want %q", got, want)
 	}
+	// A JUnit suite that failed outside every test: a test module that
+	// does not import.
+	rs = []results.Result{{Name: "tests.test_x" + results.SuiteMarker, Status: results.Error}, {Name: "tests.test_y::test_a", Status: results.Error}}
+	if got, want := mutation.BuildBroken(rs), []string{"tests.test_x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("junit: %q, want %q", got, want)
+	}
 }

@@ -114,6 +114,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		return o, nil
 	}
 	status := map[string]results.Status{}
+	var judged []results.Result
 	if len(selected) > 0 {
 		code := readExit(filepath.Join(outDir, "run-1.exit"))
 		exit := grade.ExitOf(code)
@@ -129,7 +130,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		if code >= 0 {
 			res, perr = grade.ReadResults(rn.recipe.Test.Format, filepath.Join(outDir, "run-1.log"), resDir)
 		}
-		judged := grade.Judge(res, exit, perr).Results
+		judged = grade.Judge(res, exit, perr).Results
 		// A list built before lists named Go subtests may name their
 		// parent: it rolls its subtests up (results.StatusOf).
 		for _, t := range selected {
@@ -144,7 +145,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	// fails alike (issue 31 §2: on grpc-go each section's revert was
 	// "killed" by the same 14 tests). It is dropped as not building, so
 	// that a section revert is retried as a stub revert.
-	if units := brokenUnits(status); len(units) > 0 {
+	if units := mutation.BuildBroken(judged); len(units) > 0 {
 		log, _ := os.ReadFile(filepath.Join(outDir, "run-1.log"))
 		o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the tests of %s do not build on it: %s", joinCut(units, 3), firstError(buildOutput(log), 1))
 		return o, nil
@@ -288,20 +289,6 @@ func joinCut(list []string, n int) string {
 		return strings.Join(list, ", ")
 	}
 	return strings.Join(list[:n], ", ") + fmt.Sprintf(" and %d more", len(list)-n)
-}
-
-// brokenUnits lists the test units a run reports failed as a whole, by
-// their error entries ("example.com/m/pkg [package]", a suite, a crate),
-// without the marker.
-func brokenUnits(status map[string]results.Status) []string {
-	var out []string
-	for name, st := range status {
-		if sandbox.IsMarker(name) && st != results.Passed && st != results.Skipped {
-			out = append(out, name[:strings.LastIndex(name, " [")])
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // buildOutput is a test log's text with go test -json's events read back
