@@ -11,11 +11,12 @@ import (
 // RowsOf reads what the mapping's rows say of each test (the third kind of
 // evidence). A test that rows of the mapped-section blocks name (file,
 // class and function, as testid reads them off the id) is named by those
-// blocks; the rows read are those of one column, Associated changes, or
-// Direct modifications for a test file with direct sections only (a test
-// plan's rows list its test files under Direct modifications). Every test
-// also carries the sections its file's PR File Summary row gives, in the
-// same column. The test file is read off the id in the recipe's result
+// blocks, under Direct modifications or Associated changes alike: rule 28
+// gives a test one owner, whose Direct modifications list it, and the
+// other sections it asserts refer to it under Associated changes (a test
+// plan's block may own the tests; it is no task section, so it names
+// none). Every test also carries the sections its file's PR File Summary
+// row gives, in both columns. The test file is read off the id in the recipe's result
 // format (pytest ids with classes and parameters, JUnit classnames, Go
 // packages and subtests, Java, Rust, jest); a test whose file is not
 // found, or whose file the summary gives no section, has no rows.
@@ -30,22 +31,16 @@ import (
 // their blocks.
 func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, tests []string) map[string]Rows {
 	fileSecs := map[string][]string{}
-	directOnly := map[string]bool{}
 	for _, row := range m.PFS.Rows {
-		cell := row.AssociatedSections
-		if mapping.IsNone(cell) {
-			cell, directOnly[row.Path] = row.DirectSections, true
-		}
-		if ids, err := mapping.SectionIDs(cell); err == nil && len(ids) > 0 {
-			fileSecs[row.Path] = ids
+		for _, cell := range []string{row.AssociatedSections, row.DirectSections} {
+			if ids, err := mapping.SectionIDs(cell); err == nil {
+				fileSecs[row.Path] = append(fileSecs[row.Path], ids...)
+			}
 		}
 	}
-	type scope struct {
-		direct                bool
-		file, class, function string
-	}
+	type scope struct{ file, class, function string }
 	named := map[scope]map[string]int{}
-	name := func(b *mapping.Block, direct bool, rows []mapping.CodeRow) {
+	name := func(b *mapping.Block, rows []mapping.CodeRow) {
 		for _, row := range rows {
 			if mapping.IsNone(row.Function) {
 				continue
@@ -54,7 +49,7 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 			if mapping.IsNone(class) {
 				class = ""
 			}
-			k := scope{direct, row.Path, class, row.Function}
+			k := scope{row.Path, class, row.Function}
 			if named[k] == nil {
 				named[k] = map[string]int{}
 			}
@@ -65,8 +60,8 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 	}
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		name(b, false, b.Associated.Rows)
-		name(b, true, b.Direct.Rows)
+		name(b, b.Direct.Rows)
+		name(b, b.Associated.Rows)
 	}
 	src := Source(repo, head, testFiles) // one file cache for every test
 	out := map[string]Rows{}
@@ -77,7 +72,7 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 		}
 		var secs map[string]int
 		for _, sc := range ref.Scopes() {
-			for sec, n := range named[scope{directOnly[sc.File], sc.File, sc.Class, sc.Func}] {
+			for sec, n := range named[scope{sc.File, sc.Class, sc.Func}] {
 				if secs == nil {
 					secs = map[string]int{}
 				}

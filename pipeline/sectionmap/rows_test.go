@@ -11,9 +11,9 @@ import (
 )
 
 // TestRowsOfByClass: pytest ids carry the class, which must match the
-// row's; a row naming a test in two blocks names it in both; a file with
-// direct sections only is read in Direct modifications; a test file no PR
-// File Summary row names has no rows.
+// row's; a row naming a test in two blocks names it in both, under Direct
+// modifications or Associated changes alike; a test file no PR File
+// Summary row names has no rows.
 func TestRowsOfByClass(t *testing.T) {
 	m := &mapping.Mapping{
 		PFS: mapping.Table[mapping.PFSRow]{Rows: []mapping.PFSRow{
@@ -32,8 +32,9 @@ func TestRowsOfByClass(t *testing.T) {
 			{Number: 3, Section: "8.1", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{
 				{Path: "tests/test_licenses.py", Class: "-", Function: "test_canonicalize"},
 			}}},
-			// Test plan rows in Direct modifications of a file read in
-			// Associated changes: not used.
+			// The test plan's block owns a test under Direct
+			// modifications: it names it too (a test plan is no task
+			// section, so the map leaves it out).
 			{Number: 4, Section: "9", Direct: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{
 				{Path: "tests/test_metadata.py", Class: "TestMetadata", Function: "test_license_files"},
 			}}},
@@ -51,11 +52,11 @@ func TestRowsOfByClass(t *testing.T) {
 	}
 	files := []string{"tests/test_metadata.py", "tests/test_licenses.py", "tests/test_unnamed.py"}
 	got := sectionmap.RowsOf(nil, "", m, "pytest-ra", files, f2p)
-	meta := []string{"8.2", "8.2.1", "8.2.2"}
+	meta := []string{"8.2", "8.2.1", "8.2.2", "9"}
 	const mp, lp = "tests/test_metadata.py", "tests/test_licenses.py"
 	want := map[string]sectionmap.Rows{
 		f2p[0]: {Named: map[string]int{"8.2.1": 1, "8.2.2": 2}, File: meta, FilePath: mp},
-		f2p[1]: {Named: map[string]int{"8.2.2": 2}, File: meta, FilePath: mp},
+		f2p[1]: {Named: map[string]int{"8.2.2": 2, "9": 4}, File: meta, FilePath: mp},
 		f2p[2]: {Named: map[string]int{"8.2.1": 1}, File: meta, FilePath: mp},
 		f2p[3]: {File: meta, FilePath: mp},
 		f2p[4]: {Named: map[string]int{"8.1": 3}, File: []string{"8.1"}, FilePath: lp},
