@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
@@ -70,6 +71,11 @@ func baseDockerfileBody(r recipe.Recipe) string {
 		env["PATH"] = goPath(p, set)
 		if _, ok := r.Env["GOTOOLCHAIN"]; !ok {
 			env["GOTOOLCHAIN"] = dockerQuote("local")
+		}
+		if _, ok := r.Env["GOFLAGS"]; !ok && gotoolchain.Compare(goV, "1.18") < 0 {
+			// The offline base image sets -buildvcs=false, a flag go
+			// commands before 1.18 refuse (grpc-go's go 1.17 line).
+			env["GOFLAGS"] = dockerQuote("")
 		}
 	}
 	keys := make([]string, 0, len(env))

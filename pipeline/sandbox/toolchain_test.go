@@ -69,6 +69,12 @@ func TestGoBaseDockerfile(t *testing.T) {
 	if got := baseDockerfileBody(r); !strings.Contains(got, `ENV GOTOOLCHAIN="go1.22.0+path" PATH="/usr/local/lib/lolbench/go/bin:/home/lolbench/go/bin:/usr/bin:/bin"`+"\n") {
 		t.Fatalf("with the recipe's PATH and GOTOOLCHAIN:\n%s", got)
 	}
+	// A go command before 1.18 refuses the offline image's -buildvcs
+	// flag: layer 1 clears GOFLAGS unless the recipe sets it.
+	r.Env, r.Go = nil, "1.17.13"
+	if got := baseDockerfileBody(r); !strings.Contains(got, `ENV GOFLAGS="" GOTOOLCHAIN="local" PATH=`) {
+		t.Fatalf("go1.17.13:\n%s", got)
+	}
 	r = offlineRecipe().Defaults()
 	r.Go = "1.22.0"
 	name := baseImageName(r)
