@@ -14,6 +14,8 @@ var (
 		"src/test/java/com/ex/FooTest.java", "app/src/test/kotlin/com/ex/BarTest.kt",
 		"src/lib.rs", "src/parse/mod.rs", "src/parse/lexer.rs", "tests/integration.rs",
 		"web/__tests__/cart.test.ts",
+		"Lib/tarfile.py", "Lib/test/__init__.py", "Lib/test/test_tarfile.py",
+		"Lib/test/test_email/__init__.py", "Lib/test/test_email/test_defect_handling.py",
 	}
 	declared = map[string][]string{
 		"store/store_test.go":          {"TestSetGet"},
@@ -80,6 +82,19 @@ func TestLocate(t *testing.T) {
 		{"cargo", "tinycrate::parse::lexer::tests::lexes", Ref{"src/parse/lexer.rs", "parse::lexer::tests", "lexes"}, true},
 		{"cargo", "tinycrate [build]", Ref{}, false},
 		{"junit", "no.such.Class::m", Ref{}, false},
+		// CPython's regrtest: the unittest id alone, no classname; the
+		// module under Lib/.
+		{"junit", "test.test_tarfile.TestExtractionFilters.test_data_filter", Ref{"Lib/test/test_tarfile.py", "TestExtractionFilters", "test_data_filter"}, true},
+		{"junit", "test.test_tarfile.NoneInfoExtractTests_Data.test_extractall_none_mtime", Ref{"Lib/test/test_tarfile.py", "NoneInfoExtractTests_Data", "test_extractall_none_mtime"}, true},
+		{"junit", "test.test_email.test_defect_handling.TestDefectsBase.test_same_boundary_inner_outer", Ref{"Lib/test/test_email/test_defect_handling.py", "TestDefectsBase", "test_same_boundary_inner_outer"}, true},
+		{"junit", "test.test_email.TestEmailBase.test_x", Ref{"Lib/test/test_email/__init__.py", "TestEmailBase", "test_x"}, true},
+		// A module-level name is no unittest method; a name of no file is
+		// nothing; a doctest's id names the module it documents.
+		{"junit", "test.test_tarfile.setUpModule", Ref{}, false},
+		{"junit", "test.test_tarfile.Outer.Inner.test_x", Ref{}, false},
+		{"junit", "test.test_nosuch.TestX.test_y", Ref{}, false},
+		{"junit", "test.test_tarfile..test_y", Ref{}, false},
+		{"junit", "tarfile.TarFile.extractall", Ref{"Lib/tarfile.py", "TarFile", "extractall"}, true},
 	}
 	for _, tt := range tests {
 		got, ok := Locate(tt.format, tt.id, files, declares)
