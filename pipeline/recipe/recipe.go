@@ -140,6 +140,13 @@ type Recipe struct {
 	// and Workdir/src, which are checked for shadowing only.
 	Imports []string `yaml:"imports,omitempty" json:"imports,omitempty"`
 
+	// Omit are paths of the base tree left out of the environment
+	// (/testbed and a Harbor task's environment/repo/): files the clone
+	// lacks and neither the install commands nor the tests read, such as
+	// a blob a repository snapshot leaves out (python/cpython's
+	// Misc/svnmap.txt). Exact slash paths relative to the repository.
+	Omit []string `yaml:"omit,omitempty" json:"omit,omitempty"`
+
 	// Dir is the folder the recipe's host paths are relative to: a recipe
 	// file's folder, or the projects registry's. Load and the registry's
 	// reader set it; it is recorded so that later stages find the files.
@@ -448,6 +455,11 @@ func (r *Recipe) Validate() error {
 	default:
 		bad("go_modules", "%q is not one of %s, %s", r.GoModules, GoModulesAuto, GoModulesOff)
 	}
+	for i, p := range r.Omit {
+		if msg := hostPathProblem(p); msg != "" {
+			bad(fmt.Sprintf("omit[%d]", i), "%q %s", p, strings.Replace(msg, "the recipe's folder", "the repository", 1))
+		}
+	}
 	for i, m := range r.Imports {
 		if !moduleRE.MatchString(m) {
 			bad(fmt.Sprintf("imports[%d]", i), "%q is not a Python module name", m)
@@ -550,6 +562,7 @@ func (r Recipe) Defaults() Recipe {
 	r.Files = append([]string(nil), r.Files...)
 	r.Requirements = append([]string(nil), r.Requirements...)
 	r.Imports = append([]string(nil), r.Imports...)
+	r.Omit = append([]string(nil), r.Omit...)
 	if r.Env != nil {
 		env := make(map[string]string, len(r.Env))
 		for k, v := range r.Env {

@@ -117,6 +117,11 @@ func TestParseErrors(t *testing.T) {
 			"recipe r.yaml: go_modules: \"always\" is not one of auto, off\n" +
 				"imports[2]: \"1x\" is not a Python module name\n" +
 				"imports[3]: \"a-b\" is not a Python module name"},
+		{"omit", "image: debian\ntest: {command: 'x {tests}', format: junit}\nomit: [Misc/svnmap.txt, ../x, /etc/passwd, 'Lib/./x.py', '']\n",
+			"recipe r.yaml: omit[1]: \"../x\" leaves the repository\n" +
+				"omit[2]: \"/etc/passwd\" must be relative to the repository\n" +
+				"omit[3]: \"Lib/./x.py\" is not a clean path (no ., // or trailing /)\n" +
+				"omit[4]: \"\" is empty or holds a NUL byte, a line break or a backslash"},
 		{"not a mapping", "- a\n- b\n", "recipe r.yaml"},
 		{"garbage", "{{{{", "recipe r.yaml"},
 	}

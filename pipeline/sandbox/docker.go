@@ -97,6 +97,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.Tree == nil {
 		return nil, errors.New("prepare: no repository tree")
 	}
+	spec.Tree = WithOmit(spec.Tree, r.Omit)
 	base := baseImageName(r)
 	env.info.BaseImage = base
 	if _, ok, err := d.imageID(ctx, base); err != nil {
