@@ -190,6 +190,10 @@ const (
 	// CoverageV8 is node's V8 coverage (NODE_V8_COVERAGE), per test,
 	// mapped back through source maps for TypeScript (issue 23).
 	CoverageV8 = "v8"
+	// CoverageRegrtest is CPython's standard library under its own
+	// runner, regrtest, traced by lolbench's sys.settrace tracer per
+	// test with the interpreter built from the tree.
+	CoverageRegrtest = "regrtest"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -197,8 +201,8 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python, jacoco, llvm-cov (Rust), gcov (C, C++) or v8
-	// (JavaScript, TypeScript);
+	// Adapter is go, python, jacoco, llvm-cov (Rust), gcov (C, C++), v8
+	// (JavaScript, TypeScript) or regrtest (CPython's standard library);
 	// empty: by the candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
@@ -408,9 +412,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8, CoverageRegrtest:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8, CoverageRegrtest)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")
