@@ -2,6 +2,7 @@ package sectionmap
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -18,7 +19,10 @@ import (
 // same column. The test file is read off the id in the recipe's result
 // format (pytest ids with classes and parameters, JUnit classnames, Go
 // packages and subtests, Java, Rust, jest); a test whose file is not
-// found, or whose file the summary gives no section, has no rows.
+// found, or whose file the summary gives no section, has no rows. A
+// Python test whose class inherits its method is named by the rows that
+// name the method on the base class of its file that defines it
+// (inherit.go: unittest ids name the class the test ran in).
 func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, tests []string) map[string]Rows {
 	fileSecs := map[string][]string{}
 	directOnly := map[string]bool{}
@@ -60,13 +64,28 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 		name(b, true, b.Direct.Rows)
 	}
 	declares := Declares(repo, head) // one file cache for every test
+	sources := map[string]string{}
 	out := map[string]Rows{}
 	for _, id := range tests {
 		ref, ok := testid.Locate(format, id, testFiles, declares)
 		if !ok || len(fileSecs[ref.File]) == 0 {
 			continue
 		}
-		out[id] = Rows{Named: named[scope{directOnly[ref.File], ref.File, ref.Class, ref.Func}], File: fileSecs[ref.File], FilePath: ref.File}
+		rows := named[scope{directOnly[ref.File], ref.File, ref.Class, ref.Func}]
+		if rows == nil && ref.Class != "" && strings.HasSuffix(ref.File, ".py") && repo != nil {
+			// A method the test's class inherits: the rows that name it
+			// on the base class of the file that defines it.
+			src, ok := sources[ref.File]
+			if !ok {
+				data, _ := repo.ReadFile(head, ref.File)
+				src = string(data)
+				sources[ref.File] = src
+			}
+			if c, ok := pythonDefiner(src, ref.Class, ref.Func); ok && c != ref.Class {
+				rows = named[scope{directOnly[ref.File], ref.File, c, ref.Func}]
+			}
+		}
+		out[id] = Rows{Named: rows, File: fileSecs[ref.File], FilePath: ref.File}
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lolbench/lolbench/internal/testrepo"
+	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 )
@@ -58,6 +60,54 @@ func TestRowsOfByClass(t *testing.T) {
 		f2p[3]: {File: meta, FilePath: mp},
 		f2p[4]: {Named: map[string]int{"8.1": 3}, File: []string{"8.1"}, FilePath: lp},
 		f2p[5]: {File: []string{"8.1"}, FilePath: lp},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("RowsOf:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestRowsOfInherited: a unittest id names the class the test ran in
+// (CPython regrtest's test.test_tarfile.Bz2MiscReadTest.test_extract_directory),
+// which inherits the method the rows name on its base class; a subclass's
+// own method is named only by rows that name it there.
+func TestRowsOfInherited(t *testing.T) {
+	dir := t.TempDir()
+	src := "import unittest\n\nclass MiscReadTestBase(ReadTest):\n    def test_extract_directory(self): ...\n    def test_other(self): ...\n\n" +
+		"class Bz2MiscReadTest(Bz2Test, MiscReadTestBase, unittest.TestCase):\n    def test_other(self): ...\n\n" +
+		"class Unrelated(unittest.TestCase):\n    def test_extract_directory(self): ...\n"
+	if err := testrepo.Build(dir, testrepo.Step{Files: map[string]string{"Lib/test/test_tarfile.py": src}, Tag: "head", Message: "tests"}); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := repo.Resolve("head")
+	const tf = "Lib/test/test_tarfile.py"
+	m := &mapping.Mapping{
+		PFS: mapping.Table[mapping.PFSRow]{Rows: []mapping.PFSRow{{Path: tf, DirectSections: "-", AssociatedSections: "4.1, 4.2"}}},
+		Blocks: []mapping.Block{
+			{Number: 2, Section: "4.2", Associated: mapping.Table[mapping.CodeRow]{Rows: []mapping.CodeRow{
+				{Path: tf, Class: "MiscReadTestBase", Function: "test_extract_directory"},
+				{Path: tf, Class: "MiscReadTestBase", Function: "test_other"},
+			}}},
+		},
+	}
+	f2p := []string{
+		"test.test_tarfile.Bz2MiscReadTest.test_extract_directory",
+		"test.test_tarfile.MiscReadTestBase.test_extract_directory",
+		// Bz2MiscReadTest defines its own test_other: the base's row
+		// does not name it.
+		"test.test_tarfile.Bz2MiscReadTest.test_other",
+		"test.test_tarfile.Unrelated.test_extract_directory",
+	}
+	got := sectionmap.RowsOf(repo, head, m, "junit", []string{tf}, f2p)
+	file := []string{"4.1", "4.2"}
+	want := map[string]sectionmap.Rows{
+		f2p[0]: {Named: map[string]int{"4.2": 2}, File: file, FilePath: tf},
+		f2p[1]: {Named: map[string]int{"4.2": 2}, File: file, FilePath: tf},
+		f2p[2]: {File: file, FilePath: tf},
+		f2p[3]: {File: file, FilePath: tf},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("RowsOf:\n got %v\nwant %v", got, want)
