@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/registry"
+	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 
 // The CPython recipe's command (data/real/cpython.yaml): a loop that
@@ -18,6 +20,42 @@ import (
 // other item (the adapter's -m ID) through.
 const cpythonCommand = `set --; for t in {tests}; do case "$t" in Lib/test/*.py) t=$(printf '%s' "${t#Lib/test/}" | sed 's/\.py$//; s|/|.|g');; esac; set -- "$@" "$t"; done
 mkdir -p reports && ./python -m test --junit-xml reports/junit.xml "$@"`
+
+// TestCPythonRecipeCommand runs the real recipe's test command with a
+// ./python that prints its arguments: the task's selection (test files
+// and the verifier's canary) becomes regrtest's module names, and the
+// adapter's single-test items pass through.
+func TestCPythonRecipeCommand(t *testing.T) {
+	reg, err := registry.Load("../../data/real/cpython.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := *reg.Projects[0].Recipe
+	if r.Test.Command != cpythonCommand {
+		t.Fatalf("data/real/cpython.yaml's command changed:\n%s\nthis test has:\n%s", r.Test.Command, cpythonCommand)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "python"), []byte("#!/bin/sh\nprintf '<%s>' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := regrtestPlan(t)
+	items, _ := regrtestAdapter{}.Select(p, []string{"test.test_tarfile.TestExtractionFilters.test_data_filter"})
+	for _, tc := range []struct {
+		sel  []string
+		want string
+	}{
+		{[]string{"Lib/test/test_shutil.py", "Lib/test/test_tarfile.py", "Lib/test/test_vobakidu.py", "Lib/test/test_email/test_defect_handling.py"},
+			"<-m><test><--junit-xml><reports/junit.xml><test_shutil><test_tarfile><test_vobakidu><test_email.test_defect_handling>"},
+		{items, "<-m><test><--junit-xml><reports/junit.xml><test.test_tarfile><-m><test.test_tarfile.TestExtractionFilters.test_data_filter>"},
+	} {
+		cmd := exec.Command("sh", "-c", testcmd.TestCommand(r, tc.sel))
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil || string(out) != tc.want {
+			t.Errorf("%q: %s, %v; want %s", tc.sel, out, err, tc.want)
+		}
+	}
+}
 
 func TestRegrtestTraced(t *testing.T) {
 	for in, want := range map[string]string{
