@@ -60,7 +60,8 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 		if f.Skip != "" {
 			continue
 		}
-		owned := func(line int) bool { return o.Added(f.Path, line) == id }
+		fresh := o.freshLines(f, id) // fresh.go: a new function goes whole
+		owned := func(line int) bool { return o.Added(f.Path, line) == id || fresh[line] }
 		restore := func(line int) bool { return o.Deleted(f.Path, line) == id }
 		after, base := splitLines(f.After), splitLines(f.Base)
 		var out [][]byte
@@ -72,7 +73,9 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 				first = h.NewStart + 1
 			}
 			for ; pos < first && pos <= len(after); pos++ {
-				out = append(out, after[pos-1])
+				if !fresh[pos] {
+					out = append(out, after[pos-1])
+				}
 			}
 			var restored [][]byte
 			for l := h.OldStart; l < h.OldStart+h.OldLines && h.OldLines > 0; l++ {
@@ -114,7 +117,9 @@ func revertSection(sol *Solution, o *Owners, id string) (Edit, int, []string) {
 			}
 		}
 		for ; pos <= len(after); pos++ {
-			out = append(out, after[pos-1])
+			if !fresh[pos] {
+				out = append(out, after[pos-1])
+			}
 		}
 		if n == 0 {
 			continue
