@@ -6,7 +6,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 WORK    ?= work/demo
 
-.PHONY: build test bench demo lint docs image
+.PHONY: build test bench demo lint docs image real-cpython
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
@@ -49,3 +49,11 @@ docs: build
 IMAGE ?= lolbench/lolbench:$(VERSION)
 image:
 	VERSION=$(VERSION) GO=$(GO) bash deploy/image.sh $(IMAGE)
+
+# The real task PEP 706 x python/cpython #102953 (docs/real-projects.md),
+# rebuilt offline from clones the caller names:
+#   make real-cpython CPYTHON=/path/to/cpython PEPS=/path/to/peps REAL=work/real-cpython
+REAL ?= work/real-cpython
+real-cpython: build
+	@test -n "$(CPYTHON)" -a -n "$(PEPS)" || { echo "make real-cpython: set CPYTHON and PEPS to clones of python/cpython and python/peps"; exit 2; }
+	LOLBENCH=$(abspath $(BIN)) sh data/real/build.sh $(CPYTHON) $(PEPS) $(REAL) $(RUNS)

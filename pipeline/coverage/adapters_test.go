@@ -299,7 +299,7 @@ func TestJaCoCo(t *testing.T) {
 	if _, err := AdapterFor(recipe.Recipe{Coverage: recipe.Coverage{Command: "mvn {tests}"}}, "Java"); err == nil || !strings.Contains(err.Error(), "set coverage.report") {
 		t.Errorf("jacoco with a command and no report: %v", err)
 	}
-	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || err.Error() != "no coverage adapter for C#: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov or v8)" {
+	if _, err := AdapterFor(recipe.Recipe{}, "C#"); err == nil || err.Error() != "no coverage adapter for C#: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov, v8 or regrtest)" {
 		t.Errorf("C#: %v", err)
 	}
 	if a, err := AdapterFor(recipe.Recipe{}, "Rust"); err != nil || a.Name() != "llvm-cov" {

@@ -78,7 +78,7 @@ func AdapterFor(r recipe.Recipe, language string) (Adapter, error) {
 		case "JavaScript", "TypeScript":
 			name = recipe.CoverageV8
 		default:
-			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov or v8)", orUnknown(language))
+			return nil, fmt.Errorf("no coverage adapter for %s: set coverage.adapter in the recipe (go, python, jacoco, llvm-cov, gcov, v8 or regrtest)", orUnknown(language))
 		}
 	}
 	for _, a := range Adapters {

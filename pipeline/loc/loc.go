@@ -160,6 +160,13 @@ type Options struct {
 	// Workers is the number of files counted at once; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// SoftwareOnly reads only files whose name allows a software language
+	// (IsSoftware), or whose language only a "#!" line can tell: exactly
+	// the files Result.SourceCode counts, which is all that criterion 1
+	// asks. Other files are counted as Unknown, never read, so that a
+	// clone lacking their blobs still gives the count (a snapshot of
+	// python/cpython lacks Misc/svnmap.txt, a 2 MB text file).
+	SoftwareOnly bool
 }
 
 func (o Options) workers() int {
@@ -245,11 +252,22 @@ func (c *counter) admit(rel, display string) (file, bool) {
 		}
 	}
 	cands, needShebang := c.t.candidates(path.Base(rel))
-	if len(cands) == 0 && !needShebang {
+	if len(cands) == 0 && !needShebang || c.opt.SoftwareOnly && !needShebang && !anySoftware(cands) {
 		sk.Unknown++
 		return file{}, false
 	}
 	return file{rel: rel, display: display, cands: cands, needShebang: needShebang}, true
+}
+
+// anySoftware reports whether any of the scc languages cands counts
+// towards SourceCode.
+func anySoftware(cands []string) bool {
+	for _, l := range cands {
+		if IsSoftware(ClocName(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // load reads an admitted file, unless it is empty, too large or

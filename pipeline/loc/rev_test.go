@@ -233,3 +233,76 @@ func TestCountRevMissingObjects(t *testing.T) {
 		})
 	}
 }
+
+// TestCountRevSoftwareOnly: collect counts only what SourceCode sums, so a
+// clone that lacks a documentation blob (a snapshot of python/cpython
+// lacks Misc/svnmap.txt) still gives the count, the same one; a missing
+// source blob still fails it.
+func TestCountRevSoftwareOnly(t *testing.T) {
+	dir := t.TempDir()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, dir)
+	if err := os.WriteFile(filepath.Join(dir, "svnmap.txt"), []byte("r1 abc\nr2 def\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commitAll(t, repo, "one")
+	full, err := CountRev(context.Background(), dir, "HEAD", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := CountRev(context.Background(), dir, "HEAD", Options{SoftwareOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.SourceCode() != only.SourceCode() || full.SourceCode() == 0 {
+		t.Errorf("SourceCode: all files %d, software only %d", full.SourceCode(), only.SourceCode())
+	}
+	if _, ok := only.Languages["Text"]; ok {
+		t.Errorf("software only counted Text: %s", dump(only))
+	}
+	if _, ok := full.Languages["Text"]; !ok {
+		t.Errorf("the full count has no Text: %s", dump(full))
+	}
+
+	remove := func(p string) {
+		t.Helper()
+		h, err := repo.Head()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := repo.CommitObject(h.Hash())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := c.Tree()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := tree.File(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hex := f.Hash.String()
+		if err := os.Remove(filepath.Join(dir, ".git", "objects", hex[:2], hex[2:])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove("svnmap.txt")
+	if _, err := CountRev(context.Background(), dir, "HEAD", Options{}); err == nil || err.Error() != "read svnmap.txt at HEAD: object not found (a partial or damaged clone?)" {
+		t.Errorf("all files, svnmap.txt missing: %v", err)
+	}
+	got, err := CountRev(context.Background(), dir, "HEAD", Options{SoftwareOnly: true})
+	if err != nil {
+		t.Fatalf("software only, svnmap.txt missing: %v", err)
+	}
+	if got.SourceCode() != full.SourceCode() {
+		t.Errorf("software only, svnmap.txt missing: SourceCode %d, want %d", got.SourceCode(), full.SourceCode())
+	}
+	remove("src/strings.go")
+	if _, err := CountRev(context.Background(), dir, "HEAD", Options{SoftwareOnly: true}); err == nil || err.Error() != "read src/strings.go at HEAD: object not found (a partial or damaged clone?)" {
+		t.Errorf("software only, src/strings.go missing: %v", err)
+	}
+}

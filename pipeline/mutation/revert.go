@@ -100,8 +100,14 @@ func revertSection(sol *Solution, o *Owners, id string, keep, drop, hold lineSet
 		if f.Skip != "" {
 			continue
 		}
+		// A function that exists only after the change goes whole (fresh.go);
+		// Go's own pass (gorevert.go) does this and more for Go files.
+		var fresh map[int]bool
+		if f.Language != "Go" {
+			fresh = o.freshLines(f, id)
+		}
 		owned := func(line int) bool {
-			return (o.Added(f.Path, line) == id || drop.has(f.Path, line)) && !keep.has(f.Path, line)
+			return (o.Added(f.Path, line) == id || drop.has(f.Path, line) || fresh[line]) && !keep.has(f.Path, line)
 		}
 		restore := func(line int) bool { return o.Deleted(f.Path, line) == id && !hold.has(f.Path, line) }
 		after, base := splitLines(f.After), splitLines(f.Base)
@@ -114,7 +120,7 @@ func revertSection(sol *Solution, o *Owners, id string, keep, drop, hold lineSet
 				first = h.NewStart + 1
 			}
 			for ; pos < first && pos <= len(after); pos++ {
-				if !drop.has(f.Path, pos) {
+				if !drop.has(f.Path, pos) && !fresh[pos] {
 					out = append(out, after[pos-1])
 				}
 			}
@@ -158,7 +164,7 @@ func revertSection(sol *Solution, o *Owners, id string, keep, drop, hold lineSet
 			}
 		}
 		for ; pos <= len(after); pos++ {
-			if !drop.has(f.Path, pos) {
+			if !drop.has(f.Path, pos) && !fresh[pos] {
 				out = append(out, after[pos-1])
 			}
 		}

@@ -20,7 +20,7 @@ func TestCoverageFields(t *testing.T) {
 		{name: "jacoco", extra: "build: mvn -q compile\ncoverage:\n  adapter: jacoco\n  command: mvn -q test jacoco:report -Dtest={tests}\n  report: target/site/jacoco/jacoco.xml\n",
 			want: Coverage{Adapter: CoverageJaCoCo, Command: "mvn -q test jacoco:report -Dtest={tests}", Report: "target/site/jacoco/jacoco.xml"}, build: "mvn -q compile"},
 		{name: "go", extra: "coverage:\n  adapter: go\n", want: Coverage{Adapter: CoverageGo}},
-		{name: "unknown adapter", extra: "coverage:\n  adapter: lcov\n", err: `coverage.adapter: "lcov" is not one of go, python, jacoco, llvm-cov, gcov, v8`},
+		{name: "unknown adapter", extra: "coverage:\n  adapter: lcov\n", err: `coverage.adapter: "lcov" is not one of go, python, jacoco, llvm-cov, gcov, v8, regrtest`},
 		// Without a command, jacoco measures per test through the test command.
 		{name: "jacoco per test", extra: "coverage:\n  adapter: jacoco\n", want: Coverage{Adapter: CoverageJaCoCo}},
 		{name: "jacoco command without placeholder", extra: "coverage:\n  adapter: jacoco\n  command: mvn test\n  report: r.xml\n", err: "coverage.command: has no {tests} placeholder"},

@@ -151,6 +151,13 @@ type Recipe struct {
 	// and Workdir/src, which are checked for shadowing only.
 	Imports []string `yaml:"imports,omitempty" json:"imports,omitempty"`
 
+	// Omit are paths of the base tree left out of the environment
+	// (/testbed and a Harbor task's environment/repo/): files the clone
+	// lacks and neither the install commands nor the tests read, such as
+	// a blob a repository snapshot leaves out (python/cpython's
+	// Misc/svnmap.txt). Exact slash paths relative to the repository.
+	Omit []string `yaml:"omit,omitempty" json:"omit,omitempty"`
+
 	// Dir is the folder the recipe's host paths are relative to: a recipe
 	// file's folder, or the projects registry's. Load and the registry's
 	// reader set it; it is recorded so that later stages find the files.
@@ -217,6 +224,10 @@ const (
 	// CoverageV8 is node's V8 coverage (NODE_V8_COVERAGE), per test,
 	// mapped back through source maps for TypeScript (issue 23).
 	CoverageV8 = "v8"
+	// CoverageRegrtest is CPython's standard library under its own
+	// runner, regrtest, traced by lolbench's sys.settrace tracer per
+	// test with the interpreter built from the tree.
+	CoverageRegrtest = "regrtest"
 )
 
 // Coverage configures the coverage adapter (pipeline/coverage). Go and
@@ -224,8 +235,8 @@ const (
 // themselves. JaCoCo needs the command that runs tests with the JaCoCo
 // agent and writes an XML report, and the report's path.
 type Coverage struct {
-	// Adapter is go, python, jacoco, llvm-cov (Rust), gcov (C, C++) or v8
-	// (JavaScript, TypeScript);
+	// Adapter is go, python, jacoco, llvm-cov (Rust), gcov (C, C++), v8
+	// (JavaScript, TypeScript) or regrtest (CPython's standard library);
 	// empty: by the candidate's language.
 	Adapter string `yaml:"adapter,omitempty" json:"adapter,omitempty"`
 	// Command runs the selected tests with coverage (jacoco), in /testbed;
@@ -435,9 +446,9 @@ func (r *Recipe) Validate() error {
 	}
 	c := r.Coverage
 	switch c.Adapter {
-	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8:
+	case "", CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8, CoverageRegrtest:
 	default:
-		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8)
+		bad("coverage.adapter", "%q is not one of %s, %s, %s, %s, %s, %s, %s", c.Adapter, CoverageGo, CoveragePython, CoverageJaCoCo, CoverageLLVM, CoverageGcov, CoverageV8, CoverageRegrtest)
 	}
 	if strings.ContainsRune(c.Command, 0) {
 		bad("coverage.command", "contains a NUL byte")
@@ -485,6 +496,11 @@ func (r *Recipe) Validate() error {
 	if r.Go != "" && r.Go != GoSystem {
 		if _, err := gotoolchain.ParseSpec(string(r.Go), ""); err != nil {
 			bad("go", "%v, or %s for the image's Go", err, GoSystem)
+		}
+	}
+	for i, p := range r.Omit {
+		if msg := hostPathProblem(p); msg != "" {
+			bad(fmt.Sprintf("omit[%d]", i), "%q %s", p, strings.Replace(msg, "the recipe's folder", "the repository", 1))
 		}
 	}
 	for i, m := range r.Imports {
@@ -589,6 +605,7 @@ func (r Recipe) Defaults() Recipe {
 	r.Files = append([]string(nil), r.Files...)
 	r.Requirements = append([]string(nil), r.Requirements...)
 	r.Imports = append([]string(nil), r.Imports...)
+	r.Omit = append([]string(nil), r.Omit...)
 	if r.Env != nil {
 		env := make(map[string]string, len(r.Env))
 		for k, v := range r.Env {

@@ -122,6 +122,11 @@ func TestParseErrors(t *testing.T) {
 			`recipe r.yaml: go: "1.2x" is not a Go version (1.22, 1.22.4, 1.21rc2), or system for the image's Go`},
 		{"go list", "image: debian\ntest: {command: 'x {tests}', format: junit}\ngo: [1.22]\n",
 			`recipe r.yaml: go: "[1.22]" is not a Go version (1.22, 1.22.4, 1.21rc2), or system for the image's Go`},
+		{"omit", "image: debian\ntest: {command: 'x {tests}', format: junit}\nomit: [Misc/svnmap.txt, ../x, /etc/passwd, 'Lib/./x.py', '']\n",
+			"recipe r.yaml: omit[1]: \"../x\" leaves the repository\n" +
+				"omit[2]: \"/etc/passwd\" must be relative to the repository\n" +
+				"omit[3]: \"Lib/./x.py\" is not a clean path (no ., // or trailing /)\n" +
+				"omit[4]: \"\" is empty or holds a NUL byte, a line break or a backslash"},
 		{"not a mapping", "- a\n- b\n", "recipe r.yaml"},
 		{"garbage", "{{{{", "recipe r.yaml"},
 	}

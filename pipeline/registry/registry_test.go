@@ -211,6 +211,38 @@ func TestShippedRegistry(t *testing.T) {
 	}
 }
 
+// The real pair of docs/real-projects.md, PEP 706 x python/cpython
+// #102953, is pinned in data/real/cpython.yaml: its commits, its curated
+// mapping beside it and a recipe that validates (data/real/build.sh
+// rebuilds it from clones).
+func TestRealCPythonRegistry(t *testing.T) {
+	r, err := Load("../../data/real/cpython.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Names(); !reflect.DeepEqual(got, []string{"cpython"}) {
+		t.Fatalf("projects = %v", got)
+	}
+	p := r.Projects[0]
+	if len(p.Links.Curated) != 1 {
+		t.Fatalf("curated links %+v", p.Links.Curated)
+	}
+	l := p.Links.Curated[0]
+	if l.Base != "36860134a9eda8df5af5a38d6c7533437c594c2f" || l.Head != "af530469954e8ad49f1e071ef31c844b9bfda414" || l.Mapping != "curated/cpython-pep-0706.md" {
+		t.Errorf("link %+v", l)
+	}
+	if _, err := os.Stat(filepath.Join("../../data/real", l.Mapping)); err != nil {
+		t.Errorf("curated mapping: %v", err)
+	}
+	rc := p.Recipe
+	if rc == nil || rc.Coverage.Adapter != "regrtest" || !reflect.DeepEqual(rc.Omit, []string{"Misc/svnmap.txt"}) || rc.Test.Format != "junit" {
+		t.Fatalf("recipe %+v", rc)
+	}
+	if err := rc.Validate(); err != nil {
+		t.Errorf("recipe: %v", err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := Load(filepath.Join(dir, "none.yaml")); err == nil || !errors.Is(err, os.ErrNotExist) {

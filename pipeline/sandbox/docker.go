@@ -97,6 +97,7 @@ func (d *Docker) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.Tree == nil {
 		return nil, errors.New("prepare: no repository tree")
 	}
+	spec.Tree = WithOmit(spec.Tree, r.Omit)
 	goV, err := goRelease(r)
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)

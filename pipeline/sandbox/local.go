@@ -60,6 +60,7 @@ func (l *Local) Prepare(ctx context.Context, spec Spec) (Env, error) {
 	if spec.Tree == nil {
 		return nil, errors.New("prepare: no repository tree")
 	}
+	spec.Tree = WithOmit(spec.Tree, spec.Recipe.Omit)
 	if r := spec.Recipe; len(r.Files) > 0 || r.Wheels != "" || len(r.Requirements) > 0 {
 		// They go to recipe.FilesDir in an image; on this host the install
 		// commands would not find them there, and pip would install into

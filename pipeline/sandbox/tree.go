@@ -46,14 +46,33 @@ type GitTree struct {
 	// Only, when not nil, keeps just these paths (the canonical files of
 	// a task: its test files at the PR's head).
 	Only []string
+	// Omit are paths left out (the recipe's omit: files the clone lacks).
+	Omit []string
 }
 
-// Key implements Tree.
-func (g GitTree) Key() string { return "git:" + g.Commit }
+// WithOmit is t without the paths of a recipe's omit (recipe.Recipe.Omit),
+// when t is a commit's tree: the environment, its key and a Harbor task's
+// repo/ all leave them out. Other trees (a Harbor task's repo/ folder)
+// were written without them already.
+func WithOmit(t Tree, paths []string) Tree {
+	if g, ok := t.(GitTree); ok && len(paths) > 0 {
+		g.Omit = slices.Sorted(slices.Values(paths))
+		return g
+	}
+	return t
+}
+
+// Key implements Tree. Omitted paths are part of it: the trees differ.
+func (g GitTree) Key() string {
+	if len(g.Omit) > 0 {
+		return "git:" + g.Commit + " omit " + strings.Join(g.Omit, " ")
+	}
+	return "git:" + g.Commit
+}
 
 // ReadFile implements Tree.
 func (g GitTree) ReadFile(name string) ([]byte, error) {
-	if g.Only != nil && !slices.Contains(g.Only, name) {
+	if g.Only != nil && !slices.Contains(g.Only, name) || slices.Contains(g.Omit, name) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
 	}
 	data, err := g.Repo.ReadFile(g.Commit, name)
@@ -115,13 +134,16 @@ func (g GitTree) WriteTar(tw *tar.Writer, prefix string) error {
 		case filemode.Dir, filemode.Submodule:
 			continue
 		}
-		if only != nil && !only[name] {
+		if only != nil && !only[name] || slices.Contains(g.Omit, name) {
 			continue
 		}
 		if err := mkdirs(path.Dir(name)); err != nil {
 			return err
 		}
 		blob, err := g.Repo.Git().BlobObject(entry.Hash)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return fmt.Errorf("tree of %s: %s: %w: the clone lacks this file (a repository snapshot or a partial clone); if neither the install commands nor the tests read it, list it in the recipe's omit", g.Commit, name, err)
+		}
 		if err != nil {
 			return fmt.Errorf("tree of %s: %s: %w", g.Commit, name, err)
 		}

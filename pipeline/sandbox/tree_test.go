@@ -4,13 +4,17 @@ import (
 	"archive/tar"
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
 )
@@ -160,5 +164,70 @@ func TestImageNames(t *testing.T) {
 		if !strings.HasPrefix(got, want) || len(got) > 48 {
 			t.Errorf("tagPart(%q) = %q", in, got)
 		}
+	}
+}
+
+// TestGitTreeOmit: a recipe's omit leaves a file out of the base tree, its
+// key and its reads (a python/cpython snapshot lacks Misc/svnmap.txt); a
+// file the clone lacks and the recipe does not omit fails with the file
+// and the fix named.
+func TestGitTreeOmit(t *testing.T) {
+	ty := newToy(t, toyRecipe())
+	full := GitTree{Repo: ty.repo, Commit: ty.base}
+	omit := WithOmit(full, []string{"flip.sh"})
+	var names []string
+	for _, e := range entries(t, tarOf(t, omit, "repo/")) {
+		names = append(names, strings.Fields(e)[0])
+	}
+	var fullNames []string
+	for _, e := range entries(t, tarOf(t, full, "repo/")) {
+		if n := strings.Fields(e)[0]; n != "repo/flip.sh" {
+			fullNames = append(fullNames, n)
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(fullNames, " ") || len(names) < 3 {
+		t.Errorf("omitting flip.sh: %q, want %q", names, fullNames)
+	}
+	if got, want := omit.Key(), "git:"+ty.base+" omit flip.sh"; got != want {
+		t.Errorf("key %q, want %q", got, want)
+	}
+	if full.Key() != "git:"+ty.base {
+		t.Errorf("key without omit %q", full.Key())
+	}
+	if _, err := omit.ReadFile("flip.sh"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile(flip.sh) of the omitting tree: %v", err)
+	}
+	if _, err := omit.ReadFile("run.sh"); err != nil {
+		t.Errorf("ReadFile(run.sh): %v", err)
+	}
+	if d := WithOmit(DirTree{Dir: "x"}, []string{"flip.sh"}); d != (DirTree{Dir: "x"}) {
+		t.Errorf("WithOmit of a DirTree = %#v", d)
+	}
+
+	// The clone loses flip.sh's blob.
+	c, err := ty.repo.Git().CommitObject(plumbing.NewHash(ty.base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := tree.File("flip.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hex := f.Hash.String()
+	if err := os.Remove(filepath.Join(ty.repo.Dir(), ".git", "objects", hex[:2], hex[2:])); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	err = full.WriteTar(tar.NewWriter(&buf), "repo/")
+	want := "tree of " + ty.base + ": flip.sh: object not found: the clone lacks this file (a repository snapshot or a partial clone); if neither the install commands nor the tests read it, list it in the recipe's omit"
+	if err == nil || err.Error() != want {
+		t.Errorf("WriteTar without omit = %v\nwant %s", err, want)
+	}
+	if got := entries(t, tarOf(t, omit, "repo/")); len(got) != len(names) {
+		t.Errorf("WriteTar with omit after the loss: %d entries, want %d", len(got), len(names))
 	}
 }

@@ -2,6 +2,7 @@ package sectionmap
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/mapping"
@@ -29,6 +30,10 @@ import (
 // as the scaffold writes it) or by its runner (`- | Test`, naming every
 // method the runner runs). A test named by several rows is named by all
 // their blocks.
+//
+// A Python test whose class inherits its method is named by the rows that
+// name the method on the base class of its file that defines it
+// (inherit.go: unittest ids name the class the test ran in).
 func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, testFiles, tests []string) map[string]Rows {
 	fileSecs := map[string][]string{}
 	for _, row := range m.PFS.Rows {
@@ -64,6 +69,7 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 		name(b, b.Associated.Rows)
 	}
 	src := Source(repo, head, testFiles) // one file cache for every test
+	sources := map[string]string{}
 	out := map[string]Rows{}
 	for _, id := range tests {
 		ref, ok := testid.Locate(format, id, src)
@@ -71,7 +77,7 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 			continue
 		}
 		var secs map[string]int
-		for _, sc := range ref.Scopes() {
+		add := func(sc testid.Scope) {
 			for sec, n := range named[scope{sc.File, sc.Class, sc.Func}] {
 				if secs == nil {
 					secs = map[string]int{}
@@ -79,6 +85,22 @@ func RowsOf(repo *diff.Repo, head string, m *mapping.Mapping, format string, tes
 				if old, ok := secs[sec]; !ok || n < old {
 					secs[sec] = n
 				}
+			}
+		}
+		for _, sc := range ref.Scopes() {
+			add(sc)
+		}
+		if secs == nil && ref.Class != "" && strings.HasSuffix(ref.File, ".py") && repo != nil {
+			// A method the test's class inherits: the rows that name it
+			// on the base class of the file that defines it.
+			text, ok := sources[ref.File]
+			if !ok {
+				data, _ := repo.ReadFile(head, ref.File)
+				text = string(data)
+				sources[ref.File] = text
+			}
+			if c, ok := pythonDefiner(text, ref.Class, ref.Func); ok && c != ref.Class {
+				add(testid.Scope{File: ref.File, Class: c, Func: ref.Func})
 			}
 		}
 		out[id] = Rows{Named: secs, File: fileSecs[ref.File], FilePath: ref.File}

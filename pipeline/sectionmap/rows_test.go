@@ -146,3 +146,8 @@ func TestRowsOfGoSubtests(t *testing.T) {
 		t.Fatalf("RowsOf:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestRowsOfInherited: a unittest id names the class the test ran in
+// (CPython regrtest's test.test_tarfile.Bz2MiscReadTest.test_extract_directory),
+// which inherits the method the rows name on its base class; a subclass's
+// own method is named only by rows that name it there.

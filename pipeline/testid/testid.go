@@ -37,6 +37,11 @@
 //     gtest_discover_tests names a GoogleTest test ("Inst/Suite.Name/0"
 //     when parameterized); the file is the C or C++ test file that
 //     declares both the suite and the test.
+//   - junit from CPython's regrtest: the unittest id alone, no classname,
+//     "test.test_tarfile.TestExtractionFilters.test_data_filter": the
+//     module, which names a .py file under any folder
+//     (Lib/test/test_tarfile.py), then the class and the method
+//     (unittest.go).
 //   - cargo: "binary::module::tests::name": an integration test binary is
 //     tests/<binary>.rs; otherwise the file under src/ that declares the
 //     function, preferring the one the module path names.
@@ -161,6 +166,9 @@ func Locate(format, id string, src *Source) (Ref, bool) {
 	cls, name, ok := strings.Cut(id, "::")
 	if !ok {
 		if cls, name, ok = strings.Cut(id, "#"); !ok {
+			if r, ok := unittestID(id, files); ok {
+				return r, true
+			}
 			return ctestTest(id, files, declares)
 		}
 	}

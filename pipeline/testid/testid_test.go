@@ -15,6 +15,8 @@ var (
 		"src/test/java/com/ex/FooTest.java", "app/src/test/kotlin/com/ex/BarTest.kt",
 		"src/lib.rs", "src/parse/mod.rs", "src/parse/lexer.rs", "tests/integration.rs",
 		"web/__tests__/cart.test.ts",
+		"Lib/tarfile.py", "Lib/test/__init__.py", "Lib/test/test_tarfile.py",
+		"Lib/test/test_email/__init__.py", "Lib/test/test_email/test_defect_handling.py",
 	}
 	declared = map[string][]string{
 		"store/store_test.go":          {"TestSetGet"},
@@ -81,6 +83,19 @@ func TestLocate(t *testing.T) {
 		{"cargo", "tinycrate::parse::lexer::tests::lexes", Ref{File: "src/parse/lexer.rs", Class: "parse::lexer::tests", Func: "lexes"}, true},
 		{"cargo", "tinycrate [build]", Ref{}, false},
 		{"junit", "no.such.Class::m", Ref{}, false},
+		// CPython's regrtest: the unittest id alone, no classname; the
+		// module under Lib/.
+		{"junit", "test.test_tarfile.TestExtractionFilters.test_data_filter", Ref{File: "Lib/test/test_tarfile.py", Class: "TestExtractionFilters", Func: "test_data_filter"}, true},
+		{"junit", "test.test_tarfile.NoneInfoExtractTests_Data.test_extractall_none_mtime", Ref{File: "Lib/test/test_tarfile.py", Class: "NoneInfoExtractTests_Data", Func: "test_extractall_none_mtime"}, true},
+		{"junit", "test.test_email.test_defect_handling.TestDefectsBase.test_same_boundary_inner_outer", Ref{File: "Lib/test/test_email/test_defect_handling.py", Class: "TestDefectsBase", Func: "test_same_boundary_inner_outer"}, true},
+		{"junit", "test.test_email.TestEmailBase.test_x", Ref{File: "Lib/test/test_email/__init__.py", Class: "TestEmailBase", Func: "test_x"}, true},
+		// A module-level name is no unittest method; a name of no file is
+		// nothing; a doctest's id names the module it documents.
+		{"junit", "test.test_tarfile.setUpModule", Ref{}, false},
+		{"junit", "test.test_tarfile.Outer.Inner.test_x", Ref{}, false},
+		{"junit", "test.test_nosuch.TestX.test_y", Ref{}, false},
+		{"junit", "test.test_tarfile..test_y", Ref{}, false},
+		{"junit", "tarfile.TarFile.extractall", Ref{File: "Lib/tarfile.py", Class: "TarFile", Func: "extractall"}, true},
 	}
 	for _, tt := range tests {
 		got, ok := Locate(tt.format, tt.id, &Source{Files: files, Declares: declares})

@@ -362,6 +362,9 @@ type pair struct {
 	notes []string
 	// statusAtRev is the EP's status in the text read at the PR's merge.
 	statusAtRev string
+	// pathAtRev is the EP file's path at that commit, when it has moved
+	// since; empty otherwise.
+	pathAtRev string
 }
 
 // prData is what collection knows of a PR, from GitHub or the registry.
@@ -487,7 +490,11 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	}
 	epURL := pa.ep.URL
 	if rev != "" && pr.epGit.repo != "" {
-		epURL = pr.epGit.blobURL(rev, pa.ep.Path)
+		p := pa.ep.Path
+		if pa.pathAtRev != "" {
+			p = pa.pathAtRev
+		}
+		epURL = pr.epGit.blobURL(rev, p)
 	}
 	info := &pipeline.Info{
 		ID: id, Project: pr.p.Name, Repo: pr.p.Repo, Language: pr.p.Language, Domain: pr.p.Domain,
@@ -903,7 +910,7 @@ func (pr *projectRun) sourceLoC(ctx context.Context, sha string) (int64, error) 
 		return rec.SourceLoC, nil
 	}
 	pr.s.logf(pr.env, "%s: counting source LoC at %s", pr.p.Name, sha[:12])
-	res, err := loc.CountRev(ctx, pr.repoDir, sha, loc.Options{})
+	res, err := loc.CountRev(ctx, pr.repoDir, sha, loc.Options{SoftwareOnly: true})
 	if err != nil {
 		return 0, err
 	}

@@ -23,6 +23,7 @@ import (
 	gitcache "github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/goccy/go-yaml/ast"
 
@@ -605,7 +606,18 @@ func (pr *projectRun) epAtMerge(ctx context.Context, pa *pair, merged time.Time)
 	if c.Hash == g.commit {
 		return e.Text, rev, nil
 	}
-	old, err := textAt(c, e.textPath)
+	textPath := e.textPath
+	old, err := textAt(c, textPath)
+	if errors.Is(err, errNoFileYet) {
+		// The file may have moved since (python/peps moved every PEP
+		// into peps/ in September 2023): follow its exact renames back.
+		if moved, ok := g.pathAt(c, textPath); ok {
+			if old, err = textAt(c, moved); err == nil {
+				pr.note(pa, fmt.Sprintf("%s was %s at %s, the last commit of the EP repository at or before the PR's merge: the file moved since", textPath, moved, rev[:12]))
+				textPath, pa.pathAtRev = moved, moved
+			}
+		}
+	}
 	if err != nil {
 		pr.note(pa, fmt.Sprintf("%s cannot be read at %s, the last commit of the EP repository at or before the PR's merge (%s): %v; %s is the text at the tip %s",
 			e.textPath, rev[:12], stamp(merged), err, epFile(e.Format), tip[:12]))
@@ -613,7 +625,7 @@ func (pr *projectRun) epAtMerge(ctx context.Context, pa *pair, merged time.Time)
 	}
 	if !bytes.Equal(old, e.Text) {
 		pr.note(pa, fmt.Sprintf("%s changed after the PR was merged (%s): %s is its text as of %s (committed %s), the last commit of the EP repository at or before the merge, not the tip %s",
-			e.textPath, stamp(merged), epFile(e.Format), rev[:12], stamp(c.Committer.When), tip[:12]))
+			textPath, stamp(merged), epFile(e.Format), rev[:12], stamp(c.Committer.When), tip[:12]))
 	}
 	if at := pr.statusAt(c, e, old); at != e.Status {
 		// The task asks for what the PR implemented, so the candidate
@@ -685,6 +697,48 @@ func (g *gitSource) asOf(ctx context.Context, t time.Time) (*object.Commit, erro
 	}
 }
 
+// errNoFileYet is textAt's error for a path that commit does not have.
+var errNoFileYet = errors.New("no such file yet")
+
+// pathAt follows the file at path p of the source's commit back along
+// its first-parent line to commit c, through exact renames (the same
+// blob at another path of the parent, where p is gone): the path the
+// file had at c, and false when it had none (it was added later, or
+// changed as it moved). c must be on the line that asOf read.
+func (g *gitSource) pathAt(c *object.Commit, p string) (string, bool) {
+	for i := 0; i+1 < len(g.line) && g.line[i].Hash != c.Hash; i++ {
+		parent := g.line[i+1]
+		ptree, err := parent.Tree()
+		if err != nil {
+			return "", false
+		}
+		if _, err := ptree.File(p); err == nil {
+			continue
+		}
+		tree, err := g.line[i].Tree()
+		if err != nil {
+			return "", false
+		}
+		f, err := tree.File(p)
+		if err != nil || f.Hash == emptyBlob {
+			return "", false
+		}
+		moved := ""
+		ptree.Files().ForEach(func(pf *object.File) error {
+			if pf.Hash == f.Hash {
+				moved = pf.Name
+				return storer.ErrStop
+			}
+			return nil
+		})
+		if moved == "" {
+			return "", false
+		}
+		p = moved
+	}
+	return p, true
+}
+
 // textAt reads a proposal file at commit c within the EP size cap.
 func textAt(c *object.Commit, p string) ([]byte, error) {
 	tree, err := c.Tree()
@@ -693,7 +747,7 @@ func textAt(c *object.Commit, p string) ([]byte, error) {
 	}
 	f, err := tree.File(p)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return nil, errors.New("no such file yet")
+		return nil, errNoFileYet
 	}
 	if err != nil {
 		return nil, err

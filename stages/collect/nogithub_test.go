@@ -361,3 +361,101 @@ func TestCollectEPAsOfMerge(t *testing.T) {
 		})
 	}
 }
+
+// An EP file that moved after the PR (python/peps moved every PEP into
+// peps/ in September 2023, after PEP 706's PR merged) is read at the
+// merge under its path then, followed back through exact renames; a move
+// that also changed the text cannot be followed, and the tip's text is
+// used, with the note that says so.
+func TestCollectEPMovedSinceMerge(t *testing.T) {
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 12, 0, 0, 0, time.UTC) }
+	wep := func(status, text string) string {
+		return "---\nwep: 2\ntitle: Widget proposal 2\nstatus: " + status + "\ncreated: 2026-01-01\n---\n\n## Abstract\n\n" + text
+	}
+	for _, tc := range []struct {
+		name   string
+		exact  bool   // the move keeps the blob
+		ep     string // the expected ep.md
+		url    string // the expected path in the URL; {rev} the commit read
+		rev    string
+		notes  []string
+		status string
+	}{
+		{"an exact move is followed", true, wep("Accepted", "Text.\n"), "wep-0002.md", "c1", []string{
+			"proposals/wep-0002.md was wep-0002.md at {c1}, the last commit of the EP repository at or before the PR's merge: the file moved since",
+			"wep-0002.md changed after the PR was merged (2026-03-01T00:00:00Z): ep.md is its text as of {c1} (committed 2026-02-01T12:00:00Z), the last commit of the EP repository at or before the merge, not the tip {tip}",
+			"the EP's status is \"Accepted\" as of {c1} and \"Final\" at the tip {tip}; candidate.json gives the first",
+		}, "Accepted"},
+		{"a move that changed the text is not", false, wep("Final", "Text, final.\n"), "proposals/wep-0002.md", "c3", []string{
+			"proposals/wep-0002.md cannot be read at {c1}, the last commit of the EP repository at or before the PR's merge (2026-03-01T00:00:00Z): no such file yet; ep.md is the text at the tip {tip}",
+		}, "Final"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx := newFixture(t)
+			base, head := addPR12(t, fx)
+			dir := filepath.Join(fx.dir, "eps-moved")
+			r, err := git.PlainInit(dir, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := map[string]plumbing.Hash{}
+			h["c1"] = commitAt(t, r, dir, map[string]string{"wep-0002.md": wep("Accepted", "Text.\n")}, day(2, 1), day(2, 1))
+			if err := os.Remove(filepath.Join(dir, "wep-0002.md")); err != nil {
+				t.Fatal(err)
+			}
+			moved := wep("Accepted", "Text.\n")
+			if !tc.exact {
+				moved = wep("Accepted", "Text.\n\nMoved.\n")
+			}
+			h["c2"] = commitAt(t, r, dir, map[string]string{"proposals/wep-0002.md": moved}, day(4, 1), day(4, 1))
+			h["c3"] = commitAt(t, r, dir, map[string]string{"proposals/wep-0002.md": wep("Final", "Text, final.\n")}, day(5, 1), day(5, 1))
+			reg := `projects:
+  - name: widget
+    path: widget
+    language: Go
+    domain: tooling
+    eps:
+      kind: git
+      repo: acme/proposals
+      clone_url: ` + dir + `
+      glob: "proposals/*.md"
+      name: "WEP {n}"
+      id_key: wep
+    links:
+      curated:
+        - {ep: 2, pr: 12, base: ` + base + `, head: ` + head + `, created_at: 2026-01-02, merged_at: 2026-03-01T00:00:00Z}
+    thresholds: {min_loc: 60, min_changed_lines: 20, min_files: 2, min_source_share: 0.4, min_test_files: 1}
+`
+			if err := os.WriteFile(fx.regPath, []byte(reg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wsDir := filepath.Join(t.TempDir(), "work")
+			st := fx.stage(t, false)
+			if err := runStage(context.Background(), t, st, wsDir); err != nil {
+				t.Fatal(err)
+			}
+			ws, _ := workspace.Open(wsDir, false)
+			c, _ := pipeline.OpenCandidate(ws, "widget-wep-0002")
+			info, err := c.LoadInfo()
+			if err != nil {
+				t.Fatal(err)
+			}
+			repl := strings.NewReplacer("{c1}", h["c1"].String()[:12], "{tip}", h["c3"].String()[:12])
+			var notes []string
+			for _, n := range tc.notes {
+				notes = append(notes, repl.Replace(n))
+			}
+			rev := h[tc.rev].String()
+			if info.EP.Revision != rev || info.EP.URL != "https://github.com/acme/proposals/blob/"+rev+"/"+tc.url || info.EP.Status != tc.status || !reflect.DeepEqual(info.Notes, notes) {
+				t.Errorf("candidate.json: EP %+v\nnotes %q\nwant revision %s, path %s, status %s, notes %q", info.EP, info.Notes, tc.rev, tc.url, tc.status, notes)
+			}
+			got, err := os.ReadFile(filepath.Join(c.Dir, "ep.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.ep {
+				t.Errorf("ep.md:\n%s\nwant:\n%s", got, tc.ep)
+			}
+		})
+	}
+}

@@ -120,7 +120,7 @@ func CachedStats(ctx context.Context, src StatsSource, cacheFile string) (st *St
 // which class names the EP text mentions.
 func ComputeStats(ctx context.Context, repo *diff.Repo, base, head string, epText []byte) (*Stats, error) {
 	st := &Stats{Base: base, Head: head, Classes: []string{}, Functions: []string{}, Members: []string{}, ClassNames: []string{}, Mentioned: []string{}}
-	res, err := loc.CountRev(ctx, repo.Dir(), base, loc.Options{})
+	res, err := loc.CountRev(ctx, repo.Dir(), base, loc.Options{SoftwareOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("count lines at %s: %w", base, err)
 	}

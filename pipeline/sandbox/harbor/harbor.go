@@ -259,9 +259,10 @@ func write(dir string, t *Task) error {
 	if err := put(Instruction, instruction(t), 0o644); err != nil {
 		return err
 	}
+	tree := sandbox.WithOmit(t.Tree, r.Omit)
 	deps := t.Deps
 	if deps == nil {
-		d, err := sandbox.PrepareDeps(context.Background(), r, t.Tree, "", nil)
+		d, err := sandbox.PrepareDeps(context.Background(), r, tree, "", nil)
 		if err != nil {
 			return err
 		}
@@ -271,7 +272,7 @@ func write(dir string, t *Task) error {
 	if err := put(Dockerfile, []byte(sandbox.HarborDockerfile(r, t.BaseCommit, t.ID, deps)), 0o644); err != nil {
 		return err
 	}
-	if err := writeTree(filepath.Join(dir, filepath.FromSlash(RepoDir)), t.Tree); err != nil {
+	if err := writeTree(filepath.Join(dir, filepath.FromSlash(RepoDir)), tree); err != nil {
 		return err
 	}
 	// deps/ beside repo/: the Dockerfile copies it (environment/deps).

@@ -19,6 +19,16 @@ var inlineCases = []struct {
 	{"junit no classname, no name, suite fallback", "junit",
 		`<testsuite name="S"><testcase classname="C"/><testcase name="n"/><testcase/></testsuite>`,
 		r("passed", "C", "passed", "S", "passed", "n"), ""},
+	// CPython regrtest's bare testcase, in its nameless suite, of a test
+	// whose subTest failed: no outcome is no pass.
+	{"junit regrtest bare testcase", "junit",
+		`<testsuites><testsuite tests="2" failures="1"><testcase name="test.test_x.K.test_a" status="run" result="completed"/><testcase/></testsuite></testsuites>`,
+		r("error", "(unnamed testcase)", "passed", "test.test_x.K.test_a"), ""},
+	// regrtest's shapes are read as such only on its testcases (no
+	// classname, a status): elsewhere <output> and <outcome> mean nothing.
+	{"junit output child elsewhere", "junit",
+		`<testsuite name="S"><testcase classname="C" name="t"><output>x</output><outcome>UNEXPECTED_SUCCESS</outcome></testcase></testsuite>`,
+		r("passed", "C::t"), ""},
 	{"junit error and failure: worst wins", "junit",
 		`<testsuite><testcase classname="a" name="t"><failure/><error/></testcase></testsuite>`,
 		r("error", "a::t"), ""},

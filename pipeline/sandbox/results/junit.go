@@ -20,6 +20,17 @@ import (
 // passed on a rerun) leave the test passed; a test that failed every rerun
 // carries a <failure> as well.
 //
+// CPython's regrtest (Lib/test/support/testresult.py) writes a testcase
+// with the test's unittest id as its name, no classname, and status="run":
+// its id is the name alone. It names a testcase only when unittest
+// reports an outcome, so a test whose subTest failed (unittest reports
+// the subtest and nothing for the test) leaves a <testcase/> with no
+// attribute at all in a testsuite with no name: such an element is an
+// error, never a pass. Its
+// expected failures carry an <output> child (skipped, as pytest's
+// xfail), its unexpected successes <outcome>UNEXPECTED_SUCCESS</outcome>
+// (failed, as unittest counts them).
+//
 // One document per call, or several concatenated; for a folder of reports,
 // call it per file and Merge. Entities are never expanded beyond XML's five
 // and HTML's named ones (encoding/xml has no DTD support, so no external
@@ -79,6 +90,10 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 		name   string
 		status Status
 		depth  int
+		// regrtest: CPython's shape (a status attribute, no classname).
+		regrtest bool
+		// outcome holds the text of a regrtest <outcome> child.
+		outcome *strings.Builder
 	}
 	var (
 		c      collector
@@ -126,7 +141,13 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 				if name == "" {
 					name = "(unnamed testcase)"
 				}
-				tc = &testcase{name: name, status: Passed, depth: depth}
+				tc = &testcase{name: name, status: Passed, depth: depth, regrtest: class == "" && attr(t, "status") != ""}
+				if len(t.Attr) == 0 && (len(suites) == 0 || suites[len(suites)-1].name == "") {
+					// regrtest's testcase of a test that reported no
+					// outcome (its subTest failed), in its nameless
+					// testsuite.
+					tc.status = Error
+				}
 			case "failure":
 				if tc != nil && depth == tc.depth+1 {
 					tc.status = Worse(tc.status, Failed)
@@ -142,8 +163,27 @@ func (JUnit) ParseReader(r io.Reader) ([]Result, error) {
 						tc.status = Error
 					}
 				}
+			case "output":
+				// regrtest's expected failure: the body failed.
+				if tc != nil && tc.regrtest && depth == tc.depth+1 && tc.status == Passed {
+					tc.status = Skipped
+				}
+			case "outcome":
+				if tc != nil && tc.regrtest && depth == tc.depth+1 {
+					tc.outcome = &strings.Builder{}
+				}
+			}
+		case xml.CharData:
+			if tc != nil && tc.outcome != nil && tc.outcome.Len() < 64 {
+				tc.outcome.Write(t)
 			}
 		case xml.EndElement:
+			if t.Name.Local == "outcome" && tc != nil && tc.outcome != nil && depth == tc.depth+1 {
+				if strings.TrimSpace(tc.outcome.String()) == "UNEXPECTED_SUCCESS" {
+					tc.status = Worse(tc.status, Failed)
+				}
+				tc.outcome = nil
+			}
 			switch {
 			case t.Name.Local == "testcase" && tc != nil && depth == tc.depth:
 				c.add(tc.name, tc.status)

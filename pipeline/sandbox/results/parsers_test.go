@@ -20,7 +20,8 @@ func r(pairs ...string) []Result {
 
 // The real logs in testdata were captured from tiny throwaway projects:
 // go test -json (Go 1.26 on the host, Go 1.19 in the test base image),
-// cargo 1.95 (and 1.63 in the offline Rust image), pytest 7.2.1 (-rA, --junitxml). The Surefire and Gradle
+// cargo 1.95 (and 1.63 in the offline Rust image), pytest 7.2.1 (-rA, --junitxml),
+// CPython's regrtest at the base of PEP 706's PR (its file says how). The Surefire and Gradle
 // reports are written by hand after those tools' formats.
 var fileCases = []struct {
 	format, file string
@@ -40,6 +41,21 @@ var fileCases = []struct {
 		"skipped", "tests.test_x::test_skip_inline",
 		"skipped", "tests.test_x::test_xfail",
 		"passed", "tests.test_x::test_xpass",
+	)},
+	// CPython's regrtest: the unittest id alone, no classname; a test
+	// whose subTest failed leaves a bare <testcase/> (an error, never a
+	// pass: both merge into one entry); an expected failure is skipped,
+	// an unexpected success failed.
+	{"junit", "junit-regrtest.xml", r(
+		"error", "(unnamed testcase)",
+		"passed", "test.test_tarfile.AppendTest.test_empty",
+		"skipped", "test.test_tarfile.Bz2MiscReadTest.test_bytes_name_attribute",
+		"error", "test.test_tarfile.Bz2MiscReadTest.test_extract_directory",
+		"failed", "test.test_tarfile.CommandLineTest.test_extract_command_filter",
+		"passed", "test.test_zz_shapes.Shapes.test_pass",
+		"skipped", "test.test_zz_shapes.Shapes.test_skip",
+		"skipped", "test.test_zz_shapes.Shapes.test_xfail",
+		"failed", "test.test_zz_shapes.Shapes.test_xpass",
 	)},
 	{"junit", "junit-surefire.xml", r(
 		"passed", `com.example.kv.SizeTest::[1] size=0, expected="empty"`,
