@@ -126,7 +126,7 @@ func (g *goReverter) revert(sec Section) Revert {
 			break
 		}
 	}
-	r := Revert{Section: sec, Edit: edit, Lines: n + whole, Files: files, Kept: st.list()}
+	r := Revert{Section: sec, Edit: edit, Lines: n + whole + g.stubbedLines(sec.ID, st), Files: files, Kept: st.list()}
 	r.Invalid = g.finish(sec.ID, edit, st.stubs)
 	r.NoCode = r.Invalid == "" && len(edit) > 0
 	for p, b := range edit {
@@ -134,6 +134,28 @@ func (g *goReverter) revert(sec Section) Revert {
 		r.NoCode = r.NoCode && isGo(f) && b != nil && f.After != nil && sameGoCode(b, f.After)
 	}
 	return r
+}
+
+// stubbedLines counts the changed lines section id owns in the functions
+// its revert keeps as stubs: they are reverted too, their bodies replaced.
+// A section whose every function others call (gRFC A58's subchannel
+// weights: OnLoadReport from the picker, weight from the scheduler) is
+// reverted by its stubs alone, and without them counted it had no revert.
+func (g *goReverter) stubbedLines(id string, st *goKeep) int {
+	n := 0
+	for _, p := range sortedKeys(st.stubs) {
+		for _, d := range g.decls[p] {
+			if !st.stubs[p][d.key()] {
+				continue
+			}
+			for _, l := range d.body {
+				if g.o.Added(p, l) == id {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // sameGoCode reports whether two Go sources have the same tokens, comments

@@ -755,3 +755,33 @@ func TestGoStubsFailTheCaller(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRevertAllStubs: a section whose every function the others call
+// is reverted by its stubs alone; it used to have no revert at all (gRFC
+// A58's subchannel weights: OnLoadReport from the picker, weight from the
+// scheduler, so 4.5 had no mutant and no kill evidence).
+func TestGoRevertAllStubs(t *testing.T) {
+	base := map[string]string{"go.mod": "module example.com/w\n\ngo 1.19\n", "w/w.go": "package w\n"}
+	pr := map[string]string{
+		"go.mod": base["go.mod"],
+		"w/w.go": "package w\n\n// Pick uses the weight.\nfunc Pick(x int) int {\n\treturn weight(x) * 2\n}\n\n// weight is the section's own.\nfunc weight(x int) int {\n\tif x > 10 {\n\t\treturn 10\n\t}\n\treturn x\n}\n",
+	}
+	rows := [][4]string{{"1", "w/w.go", "-", "-"}, {"1", "w/w.go", "-", "Pick"}, {"2", "w/w.go", "-", "weight"}}
+	sol, o := goTask(t, base, pr, rows)
+	var got *mutation.Revert
+	for _, r := range mutation.Reverts(sol, o) {
+		if r.Section.ID == "2" {
+			r := r
+			got = &r
+		}
+	}
+	if got == nil {
+		t.Fatal("section 2 has no revert")
+	}
+	if got.Lines != 6 || !reflect.DeepEqual(got.Kept, []string{"stubbed weight (w/w.go): used by section 1's code"}) || got.Invalid != "" {
+		t.Fatalf("revert of 2: lines %d, kept %q, invalid %q", got.Lines, got.Kept, got.Invalid)
+	}
+	if src := string(got.Edit["w/w.go"]); !strings.Contains(src, "func weight(x int) int {\n\t// lolbench stub revert: section 2 is not implemented\n") || strings.Contains(src, "return 10") {
+		t.Fatalf("w/w.go:\n%s", src)
+	}
+}
