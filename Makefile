@@ -6,7 +6,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 WORK    ?= work/demo
 
-.PHONY: build test bench demo lint docs image real-cpython
+.PHONY: build test bench demo lint docs image real
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
@@ -50,10 +50,9 @@ IMAGE ?= lolbench/lolbench:$(VERSION)
 image:
 	VERSION=$(VERSION) GO=$(GO) bash deploy/image.sh $(IMAGE)
 
-# The real task PEP 706 x python/cpython #102953 (docs/real-projects.md),
-# rebuilt offline from clones the caller names:
-#   make real-cpython CPYTHON=/path/to/cpython PEPS=/path/to/peps REAL=work/real-cpython
-REAL ?= work/real-cpython
-real-cpython: build
-	@test -n "$(CPYTHON)" -a -n "$(PEPS)" || { echo "make real-cpython: set CPYTHON and PEPS to clones of python/cpython and python/peps"; exit 2; }
-	LOLBENCH=$(abspath $(BIN)) sh data/real/build.sh $(CPYTHON) $(PEPS) $(REAL) $(RUNS)
+# A real task of data/real (docs/real-projects.md), from clones the caller
+# names: make real PAIR=grpc-go CLONES="grpc-go=../grpc-go proposal=../proposal"
+REAL ?= work/real-$(PAIR)
+real: build
+	@test -n "$(PAIR)" -a -n "$(CLONES)" || { echo "make real: set PAIR (cpython, grpc-go, opentofu) and CLONES (NAME=/path/to/clone ...)"; exit 2; }
+	LOLBENCH=$(abspath $(BIN)) sh data/real/build.sh $(PAIR) $(REAL) $(CLONES) $(if $(RUNS),RUNS=$(RUNS))

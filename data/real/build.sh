@@ -1,48 +1,63 @@
 #!/bin/sh
-# Rebuilds the real task of data/real/cpython.yaml, PEP 706 x python/cpython
-# #102953 (docs/real-projects.md, "PEP 706 and CPython"), offline, from
-# clones of the two repositories that the caller names. Nothing of CPython
-# or of the PEPs is in lolbench: the workspace links the clones.
+# Rebuilds one real task of data/real (docs/real-projects.md), offline, from
+# clones of its repositories that the caller names. Nothing of the projects
+# or of their proposals is in lolbench: the workspace links the clones as
+# src/NAME, the names the pair's registry (data/real/PAIR.yaml) reads.
 #
-#   data/real/build.sh CPYTHON_CLONE PEPS_CLONE WORKSPACE [RUNS]
+#   data/real/build.sh PAIR WORKSPACE NAME=CLONE... [RUNS=n]
 #
-# CPYTHON_CLONE holds commits 36860134a9ed and af530469954e of
-# python/cpython; PEPS_CLONE python/peps (any clone with PEP 706's history).
-# RUNS overrides the recipe's runs per side for the build (default: the
-# recipe's, 3). Set LOLBENCH to the lolbench binary (default: lolbench on
-# PATH). The steps: collect, the static gates, the Docker build, verify of
-# the reference and of the empty patch, the section reverts (mutate) and
-# status; each writes under WORKSPACE/work.
+#   data/real/build.sh cpython  work/real-cpython cpython=../cpython peps=../peps
+#   data/real/build.sh grpc-go  work/real-grpc    grpc-go=../grpc-go proposal=../proposal
+#   data/real/build.sh opentofu work/real-tofu    opentofu=../opentofu
+#
+# Each registry's first lines say which clones it needs and which commits
+# they must hold; collect refuses a clone that lacks them, naming the
+# revision. RUNS overrides the recipe's runs per side for the build. Set
+# LOLBENCH to the lolbench binary (default: lolbench on PATH). The steps:
+# collect, the static gates, the Docker build, verify of the reference and
+# of the empty patch, the section reverts (mutate) and status; each writes
+# under WORKSPACE/work.
 set -eu
 if [ $# -lt 3 ]; then
-	echo "usage: $0 CPYTHON_CLONE PEPS_CLONE WORKSPACE [RUNS]" >&2
+	echo "usage: $0 PAIR WORKSPACE NAME=CLONE... [RUNS=n]" >&2
 	exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-cpython=$(cd "$1" && pwd)
-peps=$(cd "$2" && pwd)
-ws=$3
-runs=${4:-}
+pair=$1
+ws=$2
+shift 2
+reg="$here/$pair.yaml"
+[ -f "$reg" ] || { echo "no pair $pair: $reg does not exist (pairs: $(cd "$here" && ls *.yaml | sed 's/\.yaml//' | tr '\n' ' '))" >&2; exit 2; }
 lb=${LOLBENCH:-lolbench}
-id=cpython-pep-0706
-
-for rev in 36860134a9eda8df5af5a38d6c7533437c594c2f af530469954e8ad49f1e071ef31c844b9bfda414; do
-	git -C "$cpython" cat-file -e "$rev^{commit}" 2>/dev/null || { echo "$cpython lacks commit $rev of python/cpython" >&2; exit 2; }
-done
+runs=
 mkdir -p "$ws/src" "$ws/curated"
-ln -sfn "$cpython" "$ws/src/cpython"
-ln -sfn "$peps" "$ws/src/peps"
-cp "$here/cpython.yaml" "$ws/projects.yaml"
-cp "$here/curated/$id.md" "$ws/curated/$id.md"
+for arg in "$@"; do
+	case $arg in
+	RUNS=*) runs=${arg#RUNS=} ;;
+	*=*)
+		name=${arg%%=*}
+		clone=$(cd "${arg#*=}" && pwd)
+		grep -q "src/$name\$" "$reg" || { echo "$pair reads no clone named $name (its registry: $reg)" >&2; exit 2; }
+		ln -sfn "$clone" "$ws/src/$name" ;;
+	*) echo "$arg: want NAME=CLONE or RUNS=n" >&2; exit 2 ;;
+	esac
+done
+for name in $(sed -n 's|^ *\(path\): src/\(.*\)$|\2|p' "$reg" | sort -u); do
+	[ -e "$ws/src/$name" ] || { echo "$pair needs a clone named $name: give $name=/path/to/clone" >&2; exit 2; }
+done
+cp "$reg" "$ws/projects.yaml"
+cp "$here"/curated/*.md "$ws/curated/"
 cd "$ws"
 
 set -x
 "$lb" env base
 "$lb" collect --offline --projects projects.yaml --workspace work
-"$lb" run --workspace work --projects projects.yaml --offline --to review --only "$id"
-"$lb" build "$id" --workspace work --include-unreviewed --executor docker ${runs:+--runs "$runs"}
-"$lb" verify "work/candidates/$id/task" --solution "work/candidates/$id/build/solution.patch"
-: >empty.patch
-"$lb" verify "work/candidates/$id/task" --solution empty.patch || true   # reward 0: exit 1
-"$lb" mutate "$id" --workspace work --methods revert
+"$lb" run --workspace work --projects projects.yaml --offline --to review
+for id in $(ls work/candidates); do
+	"$lb" build "$id" --workspace work --include-unreviewed --executor docker ${runs:+--runs "$runs"}
+	"$lb" verify "work/candidates/$id/task" --solution "work/candidates/$id/build/solution.patch"
+	: >empty.patch
+	"$lb" verify "work/candidates/$id/task" --solution empty.patch || true   # reward 0: exit 1
+	"$lb" mutate "$id" --workspace work --methods revert
+done
 "$lb" status --workspace work

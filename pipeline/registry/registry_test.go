@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/recipe"
 )
 
 const good = `projects:
@@ -211,35 +214,52 @@ func TestShippedRegistry(t *testing.T) {
 	}
 }
 
-// The real pair of docs/real-projects.md, PEP 706 x python/cpython
-// #102953, is pinned in data/real/cpython.yaml: its commits, its curated
-// mapping beside it and a recipe that validates (data/real/build.sh
-// rebuilds it from clones).
-func TestRealCPythonRegistry(t *testing.T) {
-	r, err := Load("../../data/real/cpython.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := r.Names(); !reflect.DeepEqual(got, []string{"cpython"}) {
-		t.Fatalf("projects = %v", got)
-	}
-	p := r.Projects[0]
-	if len(p.Links.Curated) != 1 {
-		t.Fatalf("curated links %+v", p.Links.Curated)
-	}
-	l := p.Links.Curated[0]
-	if l.Base != "36860134a9eda8df5af5a38d6c7533437c594c2f" || l.Head != "af530469954e8ad49f1e071ef31c844b9bfda414" || l.Mapping != "curated/cpython-pep-0706.md" {
-		t.Errorf("link %+v", l)
-	}
-	if _, err := os.Stat(filepath.Join("../../data/real", l.Mapping)); err != nil {
-		t.Errorf("curated mapping: %v", err)
-	}
-	rc := p.Recipe
-	if rc == nil || rc.Coverage.Adapter != "regrtest" || !reflect.DeepEqual(rc.Omit, []string{"Misc/svnmap.txt"}) || rc.Test.Format != "junit" {
-		t.Fatalf("recipe %+v", rc)
-	}
-	if err := rc.Validate(); err != nil {
-		t.Errorf("recipe: %v", err)
+// TestRealRegistries: the real pairs of data/real load, each link pinned
+// to its commits with its curated mapping beside it, and each recipe
+// valid (docs/real-projects.md; data/real/build.sh rebuilds them).
+func TestRealRegistries(t *testing.T) {
+	for _, tt := range []struct {
+		file, project, base, head, mapping, format string
+		check                                      func(rc *recipe.Recipe) bool
+	}{
+		{"cpython.yaml", "cpython", "36860134a9eda8df5af5a38d6c7533437c594c2f", "af530469954e8ad49f1e071ef31c844b9bfda414", "curated/cpython-pep-0706.md", "junit",
+			func(rc *recipe.Recipe) bool {
+				return rc.Coverage.Adapter == "regrtest" && reflect.DeepEqual(rc.Omit, []string{"Misc/svnmap.txt"})
+			}},
+		// go.mod says go 1.17, which cannot build the dependencies.
+		{"grpc-go.yaml", "grpc-go", "c44f77e12db9c09d27504f972e3275d6e6c544ea", "5c4bee51c2ff3e713735d0c99547fc76bb739c2a", "curated/grpc-go-grfc-a58.md", "go-json",
+			func(rc *recipe.Recipe) bool { return rc.Go == "1.20.14" }},
+		// go.mod's go 1.24.0 decides the toolchain.
+		{"opentofu.yaml", "opentofu", "81ab6b6da269429a6235410bce4bfe99be36960b", "2bcd0e7d570a39fc23994eb16695769ca5299979", "curated/opentofu-rfc-20241118.md", "go-json",
+			func(rc *recipe.Recipe) bool { return rc.Go == "" }},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			r, err := Load(filepath.Join("../../data/real", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Names(); !reflect.DeepEqual(got, []string{tt.project}) {
+				t.Fatalf("projects = %v", got)
+			}
+			p := r.Projects[0]
+			if len(p.Links.Curated) != 1 {
+				t.Fatalf("curated links %+v", p.Links.Curated)
+			}
+			l := p.Links.Curated[0]
+			if l.Base != tt.base || l.Head != tt.head || l.Mapping != tt.mapping {
+				t.Errorf("link %+v", l)
+			}
+			if _, err := mapping.ParseFile(filepath.Join("../../data/real", l.Mapping)); err != nil {
+				t.Errorf("curated mapping: %v", err)
+			}
+			rc := p.Recipe
+			if rc == nil || rc.Test.Format != tt.format || !tt.check(rc) {
+				t.Fatalf("recipe %+v", rc)
+			}
+			if err := rc.Validate(); err != nil {
+				t.Errorf("recipe: %v", err)
+			}
+		})
 	}
 }
 
