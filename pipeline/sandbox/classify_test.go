@@ -37,9 +37,10 @@ func TestClassify(t *testing.T) {
 			{Name: "afterflip", Side: "after", Statuses: []results.Status{P, F, P}},
 			{Name: "flip", Side: "before", Statuses: []results.Status{P, F, P}},
 		},
-		Broken:   []string{"broken"},
-		FailBoth: []string{"bothfail"},
-		Skipped:  []string{"skip"},
+		Broken:    []string{"broken"},
+		FailBoth:  []string{"bothfail"},
+		FailAfter: []string{},
+		Skipped:   []string{"skip"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)

@@ -210,7 +210,7 @@ var (
 )
 
 func wantSample(name string) Classification {
-	c := Classification{Flaky: []Flaky{}, Broken: []string{}, FailBoth: []string{}, Skipped: []string{}}
+	c := Classification{Flaky: []Flaky{}, Broken: []string{}, FailBoth: []string{}, FailAfter: []string{}, Skipped: []string{}}
 	switch name {
 	case "tinykv":
 		c.FailToPass, c.PassToPass, c.Flaky = tinykvF2P, tinykvP2P, tinykvFlaky

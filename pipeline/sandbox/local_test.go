@@ -121,7 +121,7 @@ var toyWant = Classification{
 	PassToPass: []string{"tests/test_old.t::old_ok"},
 	Flaky: []Flaky{{Name: "tests/test_old.t::flaky", Side: "before",
 		Statuses: []results.Status{results.Passed, results.Failed, results.Passed}}},
-	Broken: []string{}, FailBoth: []string{}, Skipped: []string{},
+	Broken: []string{}, FailBoth: []string{}, FailAfter: []string{}, Skipped: []string{},
 }
 
 func TestLocalValidate(t *testing.T) {

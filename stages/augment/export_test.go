@@ -62,10 +62,13 @@ func TestExportUsesAddedTests(t *testing.T) {
 	if err := json.Unmarshal(sc.Bytes(), &inst); err != nil {
 		t.Fatal(err)
 	}
-	wantF2P := []string{augment.CalcPkg + "TestAdd", augment.CalcPkg + "TestClamp", augment.CalcPkg + "TestX"}
+	// TestAdd is PASS_TO_PASS: its package only failed to build before the
+	// solution.
+	wantF2P := []string{augment.CalcPkg + "TestClamp", augment.CalcPkg + "TestX"}
+	wantP2P := []string{augment.CalcPkg + "TestAdd"}
 	wantMap := map[string][]string{augment.CalcPkg + "TestClamp": {"1.2.1"}, augment.CalcPkg + "TestX": {"1.2.3"}}
-	if !reflect.DeepEqual(inst.FailToPass, wantF2P) || !reflect.DeepEqual(inst.F2PSections, wantMap) || !strings.HasSuffix(inst.TestPatch, "\n"+added) ||
+	if !reflect.DeepEqual(inst.FailToPass, wantF2P) || !reflect.DeepEqual(inst.PassToPass, wantP2P) || !reflect.DeepEqual(inst.F2PSections, wantMap) || !strings.HasSuffix(inst.TestPatch, "\n"+added) ||
 		!strings.HasPrefix(inst.TestPatch, "diff --git a/calc/calc_test.go") {
-		t.Errorf("instance: F2P %q sections %v\ntest patch %q", inst.FailToPass, inst.F2PSections, inst.TestPatch)
+		t.Errorf("instance: F2P %q P2P %q sections %v\ntest patch %q", inst.FailToPass, inst.PassToPass, inst.F2PSections, inst.TestPatch)
 	}
 }

@@ -14,12 +14,13 @@ import (
 // TestMapInput: the calc fixture's evidence, as the stage gathers it. The
 // executable added lines go to the sections whose blocks list their
 // functions (calc.go's file-level row, 1.2.2, owns the bound check); the
-// reverts that passed the P2P tests are 1.2.2's and 1.2.1's stub. TestClamp
-// kills 1.2.1's stub revert: 1.2.1. It survives 1.2.2's revert, though its
-// file's summary row and its coverage would say otherwise: the kill
-// decides. TestAdd asserts nothing; 1.2.3 (Describe), which no test runs,
-// and 1.2.2 are untested. An added test that kills 1.2.2's revert and one
-// that runs Describe's lines complete the task.
+// reverts that passed the P2P tests are 1.2.2's and 1.2.1's stub. TestClamp,
+// the only FAIL_TO_PASS test (TestAdd is PASS_TO_PASS: its package only
+// failed to build before the solution), kills 1.2.1's stub revert; a revert
+// that kills every judged test is dependency-only evidence, so its mapping
+// row decides: 1.2.1. 1.2.3 (Describe), which no test runs, and 1.2.2 are
+// untested. An added test that kills 1.2.2's revert and one that runs
+// Describe's lines complete the task.
 func TestMapInput(t *testing.T) {
 	ws, c := calcCopy(t)
 	tk, err := loadTask(context.Background(), &pipeline.Env{Workspace: ws, Getenv: os.Getenv}, c)
@@ -39,9 +40,11 @@ func TestMapInput(t *testing.T) {
 		t.Errorf("reverts %v", in.Reverts)
 	}
 	m := sectionmap.Compute("augment", in)
+	// TestAdd is PASS_TO_PASS (its package only failed to build before the
+	// solution). TestClamp's stub-revert kill is dependency-only evidence (it
+	// kills every judged F2P test), so its mapping row decides.
 	want := []sectionmap.Test{
-		{Test: calcPkg + "TestAdd", Sections: []string{}, Evidence: []string{}},
-		{Test: calcPkg + "TestClamp", Sections: []string{"1.2.1"}, Evidence: []string{"killed revert-1.2.1-stub (stub revert)"}},
+		{Test: calcPkg + "TestClamp", Sections: []string{"1.2.1"}, Evidence: []string{"row of block 1"}},
 	}
 	if !reflect.DeepEqual(m.Tests, want) || !reflect.DeepEqual(m.Untested, []string{"1.2.2", "1.2.3"}) {
 		t.Errorf("map %+v untested %v", m.Tests, m.Untested)
@@ -61,7 +64,7 @@ func TestMapInput(t *testing.T) {
 		{Test: calcPkg + "TestClampRejectsReversedBounds", Sections: []string{"1.2.2"}, Evidence: []string{"killed revert-1.2.2"}},
 		{Test: calcPkg + "TestDescribeSmall", Sections: []string{"1.2.3"}, Evidence: []string{"reached 1.2.3's lines (2 lines)"}},
 	}
-	if !reflect.DeepEqual(m.Tests[2:], wantAdded) || !m.Ready() {
-		t.Errorf("with added tests: %+v, %s", m.Tests[2:], m.NotReady())
+	if !reflect.DeepEqual(m.Tests[1:], wantAdded) || !m.Ready() {
+		t.Errorf("with added tests: %+v, %s", m.Tests, m.NotReady())
 	}
 }
