@@ -226,7 +226,14 @@ func Compute(stage string, in Input) *Map {
 		for mu := range in.Reverts {
 			killsAny = killsAny || (in.Judged[t] && killed[mu] && discriminates[mu])
 		}
-		unnamed := len(rows.Named) == 0
+		// Rows of blocks that are no task section (a test plan's) name
+		// nothing here (RowsOf).
+		unnamed := true
+		for _, s := range in.Sections {
+			if _, ok := rows.Named[s.ID]; ok {
+				unnamed = false
+			}
+		}
 		reachesAny := false
 		for _, s := range in.Sections {
 			reachesAny = reachesAny || hasCov && missedBySome[s.ID] && cov.Intersect(in.Owned[s.ID]).Count() > 0

@@ -494,3 +494,23 @@ func TestComputeDiscriminates(t *testing.T) {
 		t.Fatalf("unnamed without coverage: %+v", u)
 	}
 }
+
+// TestTestPlanRowsNameNothing: a test that only the test plan's block
+// names (no task section) is as unnamed as one no row names: its file's
+// PR File Summary row gives its sections. tinykv's TestSetClearsExpiry
+// was mapped to nothing before this.
+func TestTestPlanRowsNameNothing(t *testing.T) {
+	secs := []mapping.TaskSection{{ID: "3.1"}, {ID: "3.2"}}
+	rows := map[string]sectionmap.Rows{
+		"plan-only": {Named: map[string]int{"5": 7}, File: []string{"3.1"}, FilePath: "store/store_test.go"},
+		"named":     {Named: map[string]int{"3.2": 2, "5": 7}, File: []string{"3.1"}, FilePath: "store/store_test.go"},
+	}
+	m := sectionmap.Compute("build", sectionmap.Input{Tests: []string{"named", "plan-only"}, Sections: secs, Rows: rows})
+	want := []sectionmap.Test{
+		{Test: "named", Sections: []string{"3.2"}, Evidence: []string{"row of block 2"}},
+		{Test: "plan-only", Sections: []string{"3.1"}, Evidence: []string{"file row of store/store_test.go"}},
+	}
+	if !reflect.DeepEqual(m.Tests, want) || len(m.Broad) != 0 {
+		t.Fatalf("tests %+v broad %v", m.Tests, m.Broad)
+	}
+}
