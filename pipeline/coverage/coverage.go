@@ -251,9 +251,21 @@ type Result struct {
 	Suites []Suite `json:"suites"`
 	// PerTest reports whether Tests holds per-test coverage.
 	PerTest bool `json:"per_test"`
-	// Tests maps each test to the target lines it covers (only the tests
-	// the adapter saw; a test that covers nothing maps to no lines).
+	// Tests maps each measured test to the target lines it covers; a test
+	// that covers nothing maps to no lines. A test the reach run saw run
+	// no changed file is not measured one by one and covers nothing.
 	Tests map[string]Lines `json:"tests,omitempty"`
+	// Reach is what the reach run found, when the adapter has one: which
+	// tests run a changed file at all, so that only those (and the F2P
+	// tests) are measured one by one (issue 32 §1).
+	Reach *Reach `json:"reach,omitempty"`
+	// Unmeasured are tests whose per-test coverage is unknown: the run
+	// stopped before them (a time limit) or wrote nothing for them.
+	// Reaching counts them as reaching every line, and a map that uses
+	// this result says its coverage evidence is partial.
+	Unmeasured []string `json:"unmeasured,omitempty"`
+	// Partial says why the result is incomplete; "" when it is whole.
+	Partial string `json:"partial,omitempty"`
 	// Setup are target lines run outside every test (Python module bodies
 	// run when pytest collects): every suite covers them, and a mutant
 	// that touches them needs every test.
@@ -279,18 +291,19 @@ func (r *Result) Suite(name string) *Suite {
 	return nil
 }
 
-// Reaching returns the tests whose per-test coverage includes any of lines,
-// sorted, and false when per-test coverage cannot tell: there is none, or
-// lines include setup lines or lines that are not executable target lines
-// (a declaration, a constant), which no line coverage sees being used.
-// Then every test must run.
+// Reaching returns the tests whose per-test coverage includes any of lines
+// and every unmeasured test, sorted, and false when per-test coverage
+// cannot tell: there is none, or lines include setup lines or lines that
+// are not executable target lines (a declaration, a constant), which no
+// line coverage sees being used. Then every test must run.
 func (r *Result) Reaching(lines Lines) ([]string, bool) {
 	if !r.PerTest || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
 		return nil, false
 	}
 	var out []string
+	out = append(out, r.Unmeasured...)
 	for t, l := range r.Tests {
-		if l.Intersects(lines) {
+		if l.Intersects(lines) && !slices.Contains(r.Unmeasured, t) {
 			out = append(out, t)
 		}
 	}
@@ -302,10 +315,11 @@ func (r *Result) Reaching(lines Lines) ([]string, bool) {
 // coverage can tell: every line is an executable target line, none runs at
 // setup, and the union of the suites covers none of them. A mutant that
 // changes only such lines cannot change what any test observes. It does
-// not need per-test coverage.
+// not need per-test coverage. With unmeasured tests nothing is known to
+// be unexecuted.
 func (r *Result) Unexecuted(lines Lines) bool {
 	u := r.Suite(Union)
-	if u == nil || lines.Count() == 0 || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
+	if u == nil || len(r.Unmeasured) > 0 || lines.Count() == 0 || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
 		return false
 	}
 	return !u.Lines.Intersects(lines)

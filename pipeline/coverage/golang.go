@@ -171,6 +171,112 @@ func (goAdapter) Script(p *Plan) (string, error) {
 	return b.String(), nil
 }
 
+// ReachScript implements Reacher: per package of the plan's tests, nothing
+// when its test binary does not depend on a changed package (go list -deps
+// -test), else one run of its tests with one coverage profile, which says
+// whether they run a changed file at all.
+func (goAdapter) ReachScript(p *Plan) (string, error) {
+	dirs := goDirs(p)
+	if len(dirs) == 0 {
+		return "", fmt.Errorf("go coverage: the solution changes no Go source file")
+	}
+	pats := make([]string, len(dirs))
+	for i, d := range dirs {
+		pats[i] = goPattern(d)
+	}
+	pkgs, byPkg, _ := goPackages(p.Tests)
+	var b strings.Builder
+	fmt.Fprintf(&b, "runt() { if command -v timeout >/dev/null 2>&1; then timeout -k 10 %d \"$@\"; else \"$@\"; fi; }\n", p.Recipe.Limits.TimeoutSec)
+	b.WriteString(": >\"$cov/dirs.txt\"\n: >\"$cov/changed.txt\"\n")
+	for _, d := range dirs {
+		fmt.Fprintf(&b, "ip=$(go list -f '{{.ImportPath}}' %s 2>>\"$cov/list.err\")\nprintf '%%s %%s\\n' %s \"$ip\" >>\"$cov/dirs.txt\"\n", testcmd.Quote(goPattern(d)), testcmd.Quote(d))
+		// Without every changed package's import path, no package is
+		// known not to depend on one.
+		b.WriteString("if [ -n \"$ip\" ]; then printf '%s\\n' \"$ip\" >>\"$cov/changed.txt\"; else : >\"$cov/changed.unknown\"; fi\n")
+	}
+	cp := testcmd.Quote(strings.Join(pats, ","))
+	done := 0
+	for i, pkg := range pkgs {
+		q := testcmd.Quote(pkg)
+		bin := fmt.Sprintf("\"$cov/r%d.test\"", i)
+		// go list names a package rebuilt for a test "p [p.test]".
+		fmt.Fprintf(&b, "if [ ! -e \"$cov/changed.unknown\" ] && go list -deps -test -f '{{.ImportPath}}' %s >\"$cov/r%d.deps\" 2>>\"$cov/list.err\" && ! sed 's/ \\[.*//' \"$cov/r%d.deps\" | grep -qxF -f \"$cov/changed.txt\"; then\n\t: >\"$cov/r%d.nodeps\"\n", q, i, i, i)
+		fmt.Fprintf(&b, "else\n\tdir=$(go list -f '{{.Dir}}' %s 2>>\"$cov/list.err\")\n", q)
+		fmt.Fprintf(&b, "\tif [ -n \"$dir\" ] && go test -c -cover -covermode=set -coverpkg=%s -o %s %s >\"$cov/r%d.build.log\" 2>&1 && [ -x %s ]; then\n", cp, bin, q, i, bin)
+		fmt.Fprintf(&b, "\t\tcd \"$dir\" || exit 91\n\t\trunt %s -test.run %s -test.count=1 -test.coverprofile=\"$cov/r%d.out\" >\"$cov/r%d.log\" 2>&1 </dev/null\n", bin, testcmd.Quote(topPattern(byPkg[pkg])), i, i)
+		fmt.Fprintf(&b, "\t\techo $? >\"$cov/r%d.exit\"\n\t\tcd \"$LOLBENCH_TESTBED\" || exit 90\n\t\trm -f %s\n\tfi\nfi\n", i, bin)
+		done += len(byPkg[pkg])
+		fmt.Fprintf(&b, "lolbench_done %d\n", done)
+	}
+	return b.String(), nil
+}
+
+// topPattern is the -run pattern of the top-level tests of names: their
+// subtests run with them.
+func topPattern(names []string) string {
+	seen := map[string]bool{}
+	var tops []string
+	for _, n := range names {
+		top, _, _ := strings.Cut(n, "/")
+		if !seen[top] {
+			seen[top] = true
+			tops = append(tops, regexp.QuoteMeta(top))
+		}
+	}
+	return "^(" + strings.Join(tops, "|") + ")$"
+}
+
+// ReadReach implements Reacher. A package's tests are seen when its binary
+// does not depend on a changed package, or when its run left a profile
+// (they passed on the reference solution, so the profile is whole);
+// they are reached when that profile ran a block of a changed file.
+func (goAdapter) ReadReach(dir string, p *Plan) (*ReachRaw, error) {
+	files, err := goFileMap(dir, p)
+	if err != nil {
+		return nil, err
+	}
+	rr := &ReachRaw{Reached: map[string]bool{}, Seen: map[string]bool{}}
+	pkgs, byPkg, _ := goPackages(p.Tests)
+	var unseen []string
+	for i, pkg := range pkgs {
+		seen, reached := false, false
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("r%d.nodeps", i))); err == nil {
+			seen = true
+		} else if data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("r%d.out", i))); err == nil && strings.TrimSpace(readText(filepath.Join(dir, fmt.Sprintf("r%d.exit", i)))) == "0" {
+			blocks, err := readProfile(fmt.Sprintf("r%d.out", i), data)
+			if err != nil {
+				return nil, err
+			}
+			seen = true
+			for _, b := range blocks {
+				if _, ok := files[b.file]; ok && b.count > 0 {
+					reached = true
+					break
+				}
+			}
+		} else {
+			unseen = append(unseen, pkg)
+		}
+		for _, name := range byPkg[pkg] {
+			rr.Seen[pkg+"."+name] = seen
+			rr.Reached[pkg+"."+name] = reached
+		}
+	}
+	if len(unseen) > 0 {
+		rr.Notes = append(rr.Notes, fmt.Sprintf("the reach run of %d package(s) failed or left no profile, so their tests are measured one by one: %s (see r*.build.log and r*.log)", len(unseen), strings.Join(unseen, ", ")))
+	}
+	return rr, nil
+}
+
+// Narrow implements Reacher: the per-test run selects its tests itself.
+func (goAdapter) Narrow(p *Plan, tests []string) []string { return p.Selection }
+
+// readText is a file's text, "" when it cannot be read.
+func readText(name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
+}
+
 // profileBlock is one line of a coverage profile.
 type profileBlock struct {
 	file                                 string
@@ -364,7 +470,9 @@ func (goAdapter) Read(dir string, p *Plan) (*Raw, error) {
 			stem := filepath.Join(dir, fmt.Sprintf("p%d-t%d", i, j))
 			data, err := os.ReadFile(stem + ".out")
 			if err != nil {
+				// Unknown, not empty: a mutant runs it whatever it changes.
 				raw.Notes = append(raw.Notes, fmt.Sprintf("%s.%s wrote no coverage profile (see p%d.build.log and p%d-t%d.log)", pkg, name, i, i, j))
+				raw.Unmeasured = append(raw.Unmeasured, pkg+"."+name)
 				continue
 			}
 			blocks, err := readProfile(filepath.Base(stem)+".out", data)

@@ -193,6 +193,9 @@ type Raw struct {
 	Functions []FuncCoverage
 	// Keep are files to keep beside the result (the union profile).
 	Keep map[string][]byte
+	// Unmeasured are tests the run did not get to (it stopped at its
+	// time limit): their coverage is unknown, not empty.
+	Unmeasured []string
 	// Notes are problems that did not stop the measurement.
 	Notes []string
 }
@@ -251,8 +254,59 @@ func firstLine(s string) string {
 	return s
 }
 
+// Reacher is an adapter with a reach run: one run of the task's whole
+// selection, with coverage of the changed source files only and no
+// per-test contexts, that finds which tests run a changed file at all
+// (by test file or package). Only those and the F2P tests are then
+// measured one by one (issue 32 §1): on PEP 639 × packaging, 61 F2P tests
+// and 26,860 P2P tests, per-test coverage of the whole suite did not
+// finish in 20 minutes, and most P2P tests never touch the changed files.
+type Reacher interface {
+	// ReachScript is the reach run's part of a job script, as Script is
+	// the per-test run's.
+	ReachScript(p *Plan) (string, error)
+	// ReadReach reads the reach run's output folder.
+	ReadReach(dir string, p *Plan) (*ReachRaw, error)
+	// Narrow is the selection that runs the given tests in the per-test
+	// run (Python: their test files).
+	Narrow(p *Plan, tests []string) []string
+}
+
+// ReachRaw is what a reach run found.
+type ReachRaw struct {
+	// Reached are the tests that run a changed file, or whose test unit
+	// (file, package) does.
+	Reached map[string]bool
+	// Seen are the tests the run is known to have run; a test it did not
+	// see is measured one by one, to be safe.
+	Seen map[string]bool
+	// Setup are lines run outside every test (collection).
+	Setup Lines
+	// Notes are problems that did not stop the run.
+	Notes []string
+}
+
+// Reach is the reach run's summary in a Result.
+type Reach struct {
+	// Tests counts the plan's tests; Reached those that run a changed
+	// file (or whose unit does); Unseen those the run did not see;
+	// Measured those measured one by one (the F2P tests, the reached and
+	// the unseen ones).
+	Tests    int `json:"tests"`
+	Reached  int `json:"reached"`
+	Unseen   int `json:"unseen"`
+	Measured int `json:"measured"`
+	// Seconds is the reach run's wall time.
+	Seconds float64 `json:"seconds"`
+}
+
 // Measure runs the spec's suites with coverage in env and computes the
-// result. outDir receives the job's output (raw tool output, logs).
+// result. outDir receives the job's output (raw tool output, logs); an
+// adapter with a reach run (Reacher) runs it first, into outDir/reach.
+//
+// A per-test run that stops before its end (its time limit) does not fail
+// the measurement when the adapter can tell which tests it measured: the
+// others are listed as unmeasured and the result says it is partial.
 func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*Result, error) {
 	a, err := AdapterFor(spec.Recipe, spec.Language)
 	if err != nil {
@@ -265,30 +319,146 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 		finish(res, p, &Raw{PerTest: map[string]Lines{}})
 		return res, nil
 	}
+	if err := os.RemoveAll(outDir); err != nil {
+		return nil, err
+	}
+	run := p
+	var setup Lines
+	if r, ok := a.(Reacher); ok && p.reachWorthwhile(a) {
+		start := time.Now()
+		rr, err := runReach(ctx, env, a, r, p, filepath.Join(outDir, "reach"))
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("the reach run failed, so every test is measured one by one: %v", err))
+		} else {
+			run, res.Reach = p.narrowed(r, rr)
+			res.Reach.Seconds = time.Since(start).Round(time.Second).Seconds()
+			res.Notes = append(res.Notes, rr.Notes...)
+			setup = rr.Setup
+		}
+	}
+	raw, err := runTests(ctx, env, a, run, spec, outDir)
+	if err != nil {
+		return nil, err
+	}
+	raw.Setup = raw.Setup.Union(setup)
+	finish(res, p, raw)
+	if n := len(res.Unmeasured); n > 0 {
+		res.Partial = fmt.Sprintf("%d of %d tests unmeasured (the per-test run stopped at its time limit, the recipe's limits.timeout_sec of %d s, or left no coverage for them: see the notes); a mutant runs them whatever lines it changes, and the map's coverage evidence is partial", n, len(run.Tests), spec.Recipe.Limits.TimeoutSec)
+	}
+	return res, nil
+}
+
+// reachWorthwhile reports whether a reach run can spare per-test runs: the
+// plan has P2P tests, and the adapter can run a part of the selection.
+func (p *Plan) reachWorthwhile(a Adapter) bool {
+	if _, ok := a.Select(p, nil); !ok {
+		return false
+	}
+	for _, s := range p.Suites {
+		if s.Name == P2P && len(s.Tests) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowed is the plan of the per-test run after a reach run: every test
+// of a suite other than P2P, and the P2P tests the reach run saw run a
+// changed file or did not see.
+func (p *Plan) narrowed(r Reacher, rr *ReachRaw) (*Plan, *Reach) {
+	keep := map[string]bool{}
+	for _, s := range p.Suites {
+		if s.Name != P2P {
+			for _, t := range s.Tests {
+				keep[t] = true
+			}
+		}
+	}
+	sum := &Reach{Tests: len(p.Tests)}
+	for _, t := range p.Tests {
+		switch {
+		case !rr.Seen[t]:
+			sum.Unseen++
+			keep[t] = true
+		case rr.Reached[t]:
+			sum.Reached++
+			keep[t] = true
+		}
+	}
+	n := *p
+	n.Tests = nil
+	for _, t := range p.Tests {
+		if keep[t] {
+			n.Tests = append(n.Tests, t)
+		}
+	}
+	n.Selection = r.Narrow(p, n.Tests)
+	sum.Measured = len(n.Tests)
+	return &n, sum
+}
+
+// runReach runs a reach run.
+func runReach(ctx context.Context, env sandbox.Env, a Adapter, r Reacher, p *Plan, outDir string) (*ReachRaw, error) {
+	script, err := r.ReachScript(p)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := runJob(ctx, env, "coverage-reach", script, p, p.Spec, outDir, 1)
+	if err != nil {
+		return nil, err
+	}
+	return r.ReadReach(dir, p)
+}
+
+// runTests runs the per-test run of p and reads it.
+func runTests(ctx context.Context, env sandbox.Env, a Adapter, p *Plan, spec Spec, outDir string) (*Raw, error) {
 	script, err := a.Script(p)
 	if err != nil {
 		return nil, err
 	}
+	dir, err := runJob(ctx, env, "coverage", script, p, spec, outDir, len(p.Tests)+len(p.Suites)+2)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := a.Read(dir, p)
+	if err != nil {
+		return nil, fmt.Errorf("coverage (%s): %w (logs in %s)", a.Name(), err, outDir)
+	}
+	for name, data := range raw.Keep {
+		if err := os.WriteFile(filepath.Join(outDir, filepath.Base(name)), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
+// runJob runs one coverage job over p's tests: the spec's patches, then
+// script, with up to runs test runs in its time limit. It returns the raw
+// output folder ("$cov").
+func runJob(ctx context.Context, env sandbox.Env, name, script string, p *Plan, spec Spec, outDir string, runs int) (string, error) {
 	names := make([]string, len(spec.Patches))
 	files := map[string][]byte{}
 	for i, pt := range spec.Patches {
 		if pt.Name == "" || strings.ContainsAny(pt.Name, "/\\") || files[pt.Name] != nil {
-			return nil, fmt.Errorf("coverage: bad or repeated patch name %q", pt.Name)
+			return "", fmt.Errorf("coverage: bad or repeated patch name %q", pt.Name)
 		}
 		names[i] = pt.Name
 		files[pt.Name] = pt.Data
 	}
 	if err := os.RemoveAll(outDir); err != nil {
-		return nil, err
+		return "", err
 	}
 	full := ApplyScript(names) + ProgressScript(spec.Progress != nil, len(p.Tests)) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
 	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
-	job := sandbox.Job{Name: "coverage", Script: full, Files: files, Timeout: time.Duration(len(p.Tests)+len(p.Suites)+2)*per + 5*time.Minute, OutDir: outDir}
+	job := sandbox.Job{Name: name, Script: full, Files: files, Timeout: time.Duration(runs)*per + 5*time.Minute, OutDir: outDir}
 	if spec.Progress != nil {
 		if spec.Grader != "" {
 			bin, err := os.ReadFile(spec.Grader)
 			if err != nil {
-				return nil, fmt.Errorf("coverage job: grader: %w", err)
+				return "", fmt.Errorf("%s job: grader: %w", name, err)
 			}
 			files[guard.GraderFile] = bin
 			job.Executables = map[string]bool{guard.GraderFile: true}
@@ -299,25 +469,15 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 	}
 	jr, err := env.Run(ctx, job)
 	if err != nil {
-		return nil, fmt.Errorf("coverage job: %w", err)
+		return "", fmt.Errorf("%s job: %w", name, err)
 	}
 	if msg := ApplyError(outDir); msg != "" {
-		return nil, fmt.Errorf("coverage job: a patch does not apply: %s", msg)
+		return "", fmt.Errorf("%s job: a patch does not apply: %s", name, msg)
 	}
 	if jr.TimedOut {
-		return nil, fmt.Errorf("coverage job: timed out after %s (logs in %s)", job.Timeout, outDir)
+		return "", fmt.Errorf("%s job: timed out after %s (logs in %s)", name, job.Timeout, outDir)
 	}
-	raw, err := a.Read(filepath.Join(outDir, "cov"), p)
-	if err != nil {
-		return nil, fmt.Errorf("coverage (%s): %w (logs in %s)", a.Name(), err, outDir)
-	}
-	for name, data := range raw.Keep {
-		if err := os.WriteFile(filepath.Join(outDir, filepath.Base(name)), data, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	finish(res, p, raw)
-	return res, nil
+	return filepath.Join(outDir, "cov"), nil
 }
 
 // finish computes the suites, per-test lines and spans from raw.
@@ -326,13 +486,20 @@ func finish(res *Result, p *Plan, raw *Raw) {
 	setup := raw.Setup.Intersect(target)
 	res.Notes = append(res.Notes, raw.Notes...)
 	res.Functions = raw.Functions
+	unmeasured := map[string]bool{}
+	for _, t := range raw.Unmeasured {
+		unmeasured[t] = true
+	}
 	covered := map[string]Lines{}
 	if raw.PerSuite == nil {
 		res.PerTest = true
 		res.Tests = map[string]Lines{}
 		for _, t := range p.Tests {
-			l := raw.PerTest[t].Intersect(target)
-			res.Tests[t] = l
+			if unmeasured[t] {
+				res.Unmeasured = append(res.Unmeasured, t)
+				continue
+			}
+			res.Tests[t] = raw.PerTest[t].Intersect(target)
 		}
 		if setup.Count() > 0 {
 			res.Setup = setup

@@ -37,10 +37,12 @@ func (in *Input) AddMutants(set *mutation.Set, cov *coverage.Result, owners *mut
 			in.Covered = map[string]coverage.Lines{}
 		}
 		for _, t := range in.Tests {
-			if _, done := in.Covered[t]; !done {
-				in.Covered[t] = cov.Tests[t]
+			l, measured := cov.Tests[t]
+			if _, done := in.Covered[t]; !done && measured {
+				in.Covered[t] = l
 			}
 		}
+		in.CoveragePartial = cov.Partial
 		in.Owned = OwnedLines(owners, in.Sections, cov)
 	}
 }

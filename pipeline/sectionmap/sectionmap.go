@@ -91,6 +91,9 @@ type Input struct {
 	// Owned maps a section to the lines it owns that a test can be seen to
 	// run: executable added lines, setup lines left out.
 	Owned map[string]coverage.Lines
+	// CoveragePartial says why the per-test coverage is incomplete (some
+	// tests unmeasured: they have no coverage evidence); "" when whole.
+	CoveragePartial string
 }
 
 // Test is one F2P test's sections and the evidence for each.
@@ -155,6 +158,9 @@ type Map struct {
 	// each test depends on their section, and none of their kills says
 	// which section a test asserts, so they are no evidence here.
 	Dependencies []string `json:"dependency_only_reverts,omitempty"`
+	// CoveragePartial says why its per-test coverage evidence is partial
+	// (issue 32 §1: a coverage run that cannot finish says so).
+	CoveragePartial string `json:"coverage_partial,omitempty"`
 	// Reference is the reference solution's Completed under this map.
 	Reference Figures `json:"reference"`
 	// Previous is set when this map changed the grading of the map before
@@ -174,6 +180,7 @@ func Compute(stage string, in Input) *Map {
 	}
 	if len(in.Covered) > 0 {
 		m.Sources = append(m.Sources, SourceCoverage)
+		m.CoveragePartial = in.CoveragePartial
 	}
 	reverts := map[string][]string{} // section -> its revert mutants
 	whole := map[string]bool{}       // sections with a revert that takes all of them away
@@ -408,6 +415,9 @@ func (m *Map) Summary() string {
 	}
 	if len(un) > 0 {
 		s += "; untested: " + strings.Join(un, "; ")
+	}
+	if m.CoveragePartial != "" {
+		s += "; PARTIAL coverage evidence: " + m.CoveragePartial
 	}
 	return s
 }

@@ -251,6 +251,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			return err
 		}
 		fmt.Fprintf(status, "%s: coverage %s\n", c.ID, covSummary(cov))
+		if r := cov.Reach; r != nil {
+			fmt.Fprintf(status, "%s: coverage: the reach run (%s) found %d of %d tests running a changed file, %d unseen; %d measured one by one\n", c.ID, time.Duration(r.Seconds)*time.Second, r.Reached, r.Tests, r.Unseen, r.Measured)
+		}
+		if cov.Partial != "" {
+			fmt.Fprintf(status, "%s: WARNING: coverage is PARTIAL: %s\n", c.ID, cov.Partial)
+		}
 	}
 
 	// Generate.
