@@ -6,7 +6,7 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 WORK    ?= work/demo
 
-.PHONY: build test bench demo lint docs image real
+.PHONY: build test bench bench-mutate demo lint docs image real
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/lolbench
@@ -29,6 +29,14 @@ test: build
 # Benchmarks run side by side in one go; compare runs with benchstat.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+# The mutate benchmark (issue 32): a built task's mutate run with every test
+# on every mutant, then with test selection, side by side; the kill matrix
+# and the test-to-section map must be identical (test/bench/mutate.sh):
+# make bench-mutate WS=work/demo CAND=unitconv-ucep-0004
+bench-mutate: build
+	@test -n "$(WS)" -a -n "$(CAND)" || { echo "make bench-mutate: set WS (a workspace holding the built task) and CAND (its candidate id)"; exit 2; }
+	LOLBENCH=$(abspath $(BIN)) bash test/bench/mutate.sh $(WS) $(CAND) $(FLAGS)
 
 # LANGS=all adds the Java and Rust samples (and their images) to the quick
 # samples.
@@ -54,5 +62,5 @@ image:
 # names: make real PAIR=grpc-go CLONES="grpc-go=../grpc-go proposal=../proposal"
 REAL ?= work/real-$(PAIR)
 real: build
-	@test -n "$(PAIR)" -a -n "$(CLONES)" || { echo "make real: set PAIR (cpython, grpc-go, opentofu) and CLONES (NAME=/path/to/clone ...)"; exit 2; }
+	@test -n "$(PAIR)" -a -n "$(CLONES)" || { echo "make real: set PAIR (cpython, grpc-go, opentofu, packaging) and CLONES (NAME=/path/to/clone ...)"; exit 2; }
 	LOLBENCH=$(abspath $(BIN)) sh data/real/build.sh $(PAIR) $(REAL) $(CLONES) $(if $(RUNS),RUNS=$(RUNS))

@@ -73,10 +73,16 @@ code do not count) by the F2P suite, the P2P suite and their union, and per
 test where the tool allows: Go with go test -cover and -coverpkg over the
 changed packages, Python with coverage.py, Java with the JaCoCo report the
 recipe's coverage section gives. Written to candidates/<id>/coverage/.
-The coverage run, the whole suite under the coverage tool, shows its progress
-as the build's test runs do: tests done of tests known and the time it has
-taken, a bar on a terminal, otherwise a line when it starts and ends and at
-least one every 30 seconds.
+Per-test coverage is measured only where it can matter (issue 32): a reach
+run first runs the whole suite once with file-level coverage of the changed
+files (Python: one coverage.py context per test; Go: the packages whose tests
+do not import a changed package are skipped, the others run once each), then
+the F2P tests and the tests that ran a changed file are measured one by one.
+A run stopped at the recipe's time limit keeps what it measured, lists the
+rest as unmeasured (every mutant runs them) and marks the map's coverage
+evidence as PARTIAL. Both runs show their progress as the build's test runs
+do: tests done of tests known and the time taken, a bar on a terminal,
+otherwise a line when a run starts and ends and at least one every 30 seconds.
 
 Mutants are complete alternative solutions that violate one section of the
 proposal. Methods (--methods):
@@ -100,8 +106,11 @@ the language default) and pass every P2P test; a mutant that fails a filter is
 dropped with the reason recorded. The original F2P tests then run on it: a
 test that fails, errors or is absent kills it. A mutant whose lines no test
 executes is "uncovered": reported apart, not a survivor in the score. With
-per-test coverage a mutant's job runs only the tests that execute a line it
-changes (as PIT does), and the report counts the test runs saved.
+per-test coverage a mutant's job runs every F2P test (its row of the kill
+matrix is a full run's) and only the P2P tests that execute a line it changes
+(as PIT does); the others keep their verdict on the reference solution. The
+report counts the test runs saved; --all-tests runs every test on every
+mutant, for comparison (test/bench/mutate.sh).
 --max-per-operator samples each operator's sites across files and functions.
 The table gives the score of the three EP-level (llm) methods on its own row.
 Results go to candidates/<id>/mutants/: one folder per mutant (mutant.patch,

@@ -159,6 +159,11 @@ func sideTitle(side string, long bool) string {
 			return side + " the reference solution"
 		}
 		return side
+	case sandbox.ReachSide:
+		if long {
+			return "under coverage, to find the tests that run a changed file"
+		}
+		return "reach"
 	case sandbox.CoverageSide:
 		return "under coverage"
 	case sandbox.SolutionSide:

@@ -130,8 +130,9 @@ type Spec struct {
 	// the patches (Python uses it to turn test ids into pytest node ids);
 	// nil guesses.
 	Exists func(path string) bool
-	// Progress, when set, receives the run's test progress
-	// (sandbox.CoverageSide, one run), as the build's test runs report
+	// Progress, when set, receives the test progress of the reach run
+	// (sandbox.ReachSide) and of the per-test run (sandbox.CoverageSide),
+	// one run each, as the build's test runs report
 	// theirs (issue 25 §2).
 	Progress sandbox.ProgressFunc
 	// Grader is a static lolbench-grade for the sandbox (the task's
@@ -296,8 +297,8 @@ type Reach struct {
 	Reached  int `json:"reached"`
 	Unseen   int `json:"unseen"`
 	Measured int `json:"measured"`
-	// Seconds is the reach run's wall time.
-	Seconds float64 `json:"seconds"`
+	// Duration is the reach run's wall time.
+	Duration time.Duration `json:"duration_ns"`
 }
 
 // Measure runs the spec's suites with coverage in env and computes the
@@ -334,7 +335,7 @@ func Measure(ctx context.Context, env sandbox.Env, spec Spec, outDir string) (*R
 			res.Notes = append(res.Notes, fmt.Sprintf("the reach run failed, so every test is measured one by one: %v", err))
 		} else {
 			run, res.Reach = p.narrowed(r, rr)
-			res.Reach.Seconds = time.Since(start).Round(time.Second).Seconds()
+			res.Reach.Duration = time.Since(start).Round(time.Second)
 			res.Notes = append(res.Notes, rr.Notes...)
 			setup = rr.Setup
 		}
@@ -406,7 +407,7 @@ func runReach(ctx context.Context, env sandbox.Env, a Adapter, r Reacher, p *Pla
 	if err != nil {
 		return nil, err
 	}
-	dir, err := runJob(ctx, env, "coverage-reach", script, p, p.Spec, outDir, 1)
+	dir, err := runJob(ctx, env, "coverage-reach", sandbox.ReachSide, script, p, p.Spec, outDir, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +420,7 @@ func runTests(ctx context.Context, env sandbox.Env, a Adapter, p *Plan, spec Spe
 	if err != nil {
 		return nil, err
 	}
-	dir, err := runJob(ctx, env, "coverage", script, p, spec, outDir, len(p.Tests)+len(p.Suites)+2)
+	dir, err := runJob(ctx, env, "coverage", sandbox.CoverageSide, script, p, spec, outDir, len(p.Tests)+len(p.Suites)+2)
 	if err != nil {
 		return nil, err
 	}
@@ -436,9 +437,9 @@ func runTests(ctx context.Context, env sandbox.Env, a Adapter, p *Plan, spec Spe
 }
 
 // runJob runs one coverage job over p's tests: the spec's patches, then
-// script, with up to runs test runs in its time limit. It returns the raw
-// output folder ("$cov").
-func runJob(ctx context.Context, env sandbox.Env, name, script string, p *Plan, spec Spec, outDir string, runs int) (string, error) {
+// script, with up to runs test runs in its time limit, its progress
+// reported as side. It returns the raw output folder ("$cov").
+func runJob(ctx context.Context, env sandbox.Env, name, side, script string, p *Plan, spec Spec, outDir string, runs int) (string, error) {
 	names := make([]string, len(spec.Patches))
 	files := map[string][]byte{}
 	for i, pt := range spec.Patches {
@@ -447,9 +448,6 @@ func runJob(ctx context.Context, env sandbox.Env, name, script string, p *Plan, 
 		}
 		names[i] = pt.Name
 		files[pt.Name] = pt.Data
-	}
-	if err := os.RemoveAll(outDir); err != nil {
-		return "", err
 	}
 	full := ApplyScript(names) + ProgressScript(spec.Progress != nil, len(p.Tests)) + "cov=\"$out/cov\"\nexport cov\nmkdir -p \"$cov\"\n" + script
 	per := time.Duration(spec.Recipe.Limits.TimeoutSec+40) * time.Second
@@ -464,7 +462,7 @@ func runJob(ctx context.Context, env sandbox.Env, name, script string, p *Plan, 
 			job.Executables = map[string]bool{guard.GraderFile: true}
 		}
 		var over func(string)
-		ctx, over = sandbox.FollowProgress(ctx, spec.Progress, sandbox.CoverageSide, 1, len(p.Tests), guard.ProgressFile)
+		ctx, over = sandbox.FollowProgress(ctx, spec.Progress, side, 1, len(p.Tests), guard.ProgressFile)
 		defer func() { over(filepath.Join(outDir, guard.ProgressFile)) }()
 	}
 	jr, err := env.Run(ctx, job)

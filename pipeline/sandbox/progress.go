@@ -22,7 +22,7 @@ import (
 // output as it streams (guard.ProgressFile); the host reads it while the
 // job runs.
 type TestProgress struct {
-	// Side is Before or After, or CoverageSide, SolutionSide or a
+	// Side is Before or After, or ReachSide, CoverageSide, SolutionSide or a
 	// MutantSide.
 	Side string
 	// Run is the current run, of Runs.
@@ -40,9 +40,11 @@ type TestProgress struct {
 type ProgressFunc func(TestProgress)
 
 // Sides of test runs besides the build's Before and After (issue 25 §2:
-// every long test run talks): the mutate stage's per-test coverage run,
-// and a solution's run in lolbench verify.
+// every long test run talks): the coverage measurement's reach run (the
+// whole suite, file-level coverage) and per-test run, and a solution's run
+// in lolbench verify.
 const (
+	ReachSide    = "reach"
 	CoverageSide = "coverage"
 	SolutionSide = "solution"
 )

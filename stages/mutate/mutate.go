@@ -18,10 +18,13 @@
 // failing, erroring or absent test kills it. A mutant whose lines no test
 // executes (the reference solution's coverage) runs no test and is
 // "uncovered": valid, but not a survivor in the mutation score. Where the
-// coverage adapter gives per-test coverage, each mutant's job runs only
-// the tests that execute a line it changes (PIT's test selection): a test
-// that does not reach the mutation cannot fail because of it; the report
-// counts the test runs saved.
+// coverage adapter gives per-test coverage, each mutant's job runs every
+// F2P test (its kill matrix row is a full run's) and only the P2P tests
+// that execute a line it changes (PIT's test selection, issue 32 §2): a
+// test that does not reach the mutation cannot fail because of it; the
+// report counts the test runs saved. Per-test coverage itself is measured
+// only for the F2P tests and the tests a reach run saw run a changed file
+// (pipeline/coverage.Reacher).
 //
 // A mapped-section revert that fails the build check or the P2P tests
 // (other sections import what it removes) is retried once as a stub
@@ -35,7 +38,7 @@
 // Outputs, in the candidate folder:
 //
 //	coverage/coverage.json     line coverage of the executable added lines (pipeline/coverage)
-//	coverage/logs/             the coverage job's output
+//	coverage/logs/             the coverage job's output (reach/: the reach run's)
 //	mutants/<id>/record.json   one mutant's record
 //	mutants/<id>/mutant.patch  the mutant, a complete solution
 //	mutants/<id>/logs/         its job's output
@@ -101,8 +104,9 @@ type Stage struct {
 	// Evidence are the prompt budgets of the LLM method.
 	Evidence evidence.Options
 	// Progress, when set, receives the progress of a candidate's coverage
-	// run (sandbox.CoverageSide), the stage's longest test run: the whole
-	// suite under the coverage tool (issue 25 §2).
+	// runs: the reach run (sandbox.ReachSide), the whole suite under the
+	// coverage tool, and the per-test run (sandbox.CoverageSide) (issue
+	// 25 §2).
 	Progress func(id string, p sandbox.TestProgress)
 }
 
@@ -114,7 +118,7 @@ func (*Stage) String() string { return "generating mutants" }
 
 // scheme names the stage's algorithm in its fingerprint: a change to how
 // mutants are made or run reruns it.
-const scheme = "mutate 2"
+const scheme = "mutate 3"
 
 func (s *Stage) families() []string {
 	if len(s.Families) == 0 {
@@ -236,7 +240,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 	if aerr != nil {
 		covErr = aerr
 	} else {
+		start := time.Now()
 		cov, covErr = coverage.Measure(ctx, senv, covSpec, filepath.Join(c.Dir, coverage.LogDir))
+		fmt.Fprintf(status, "%s: coverage measured in %s\n", c.ID, time.Since(start).Round(time.Second))
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -252,7 +258,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		}
 		fmt.Fprintf(status, "%s: coverage %s\n", c.ID, covSummary(cov))
 		if r := cov.Reach; r != nil {
-			fmt.Fprintf(status, "%s: coverage: the reach run (%s) found %d of %d tests running a changed file, %d unseen; %d measured one by one\n", c.ID, time.Duration(r.Seconds)*time.Second, r.Reached, r.Tests, r.Unseen, r.Measured)
+			fmt.Fprintf(status, "%s: coverage: the reach run (%s) found %d of %d tests running a changed file, %d unseen; %d measured one by one\n", c.ID, r.Duration, r.Reached, r.Tests, r.Unseen, r.Measured)
 		}
 		if cov.Partial != "" {
 			fmt.Fprintf(status, "%s: WARNING: coverage is PARTIAL: %s\n", c.ID, cov.Partial)

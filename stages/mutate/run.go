@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,9 +180,12 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 }
 
 // selectTests picks the tests to run for a mutant and the selection items
-// that run them. Without per-test coverage, or when the adapter cannot
-// select single tests, every F2P and P2P test runs with the task's
-// selection.
+// that run them: every F2P test, so that its row of the kill matrix is the
+// one a full run gives, and the P2P tests per-test coverage says reach the
+// mutated lines; the others cannot fail because of the mutant and keep
+// their verdict on the reference solution (issue 32 §2; PIT's test
+// selection). Without per-test coverage, or when the adapter cannot select
+// single tests, every F2P and P2P test runs with the task's selection.
 func (rn *runner) selectTests(m *mutation.Mutant) ([]string, []string) {
 	all := append(append([]string{}, rn.f2p...), rn.p2p...)
 	sort.Strings(all)
@@ -192,19 +196,18 @@ func (rn *runner) selectTests(m *mutation.Mutant) ([]string, []string) {
 	if !ok {
 		return all, rn.selection
 	}
-	want := map[string]bool{}
-	for _, t := range all {
-		want[t] = true
+	p2p := map[string]bool{}
+	for _, t := range rn.p2p {
+		p2p[t] = true
 	}
-	var tests []string
+	tests := append([]string{}, rn.f2p...)
 	for _, t := range reach {
-		if want[t] {
+		if p2p[t] {
 			tests = append(tests, t)
 		}
 	}
-	if len(tests) == 0 {
-		return nil, nil
-	}
+	sort.Strings(tests)
+	tests = slices.Compact(tests)
 	items, ok := rn.adapter.Select(rn.plan, tests)
 	if !ok {
 		return all, rn.selection
