@@ -158,6 +158,13 @@ type FileTarget struct {
 	// first statement starts; adapters whose tools report columns (Go's
 	// coverage blocks) use them to pick the block of the statement.
 	Columns []int `json:"columns"`
+	// Inner are the added lines that are not executable but lie within a
+	// statement that starts on an executable added line, each with that
+	// line ([line, statement line]): a multi-line statement's later lines,
+	// an else: line. A test that runs none of a statement's first line runs
+	// nothing within it, so a mutant's change there is judged by the
+	// statement's line.
+	Inner [][2]int `json:"inner,omitempty"`
 }
 
 // Target is what coverage is measured over: the reference solution's
@@ -291,13 +298,43 @@ func (r *Result) Suite(name string) *Suite {
 	return nil
 }
 
+// statementLines returns lines with the statement line of each inner line
+// (FileTarget.Inner) added, and false when a line is neither an executable
+// target line nor an inner one (a declaration, a constant): no line
+// coverage sees such a line being used.
+func (r *Result) statementLines(lines Lines) (Lines, bool) {
+	target := r.Target.Lines()
+	out := lines.Union(nil)
+	for file, ls := range lines {
+		ft := r.Target.File(file)
+		for _, l := range ls {
+			if target.Has(file, l) {
+				continue
+			}
+			i := -1
+			if ft != nil {
+				i = slices.IndexFunc(ft.Inner, func(p [2]int) bool { return p[0] == l })
+			}
+			if i < 0 {
+				return nil, false
+			}
+			out = out.Union(Lines{file: {ft.Inner[i][1]}})
+		}
+	}
+	return out, true
+}
+
 // Reaching returns the tests whose per-test coverage includes any of lines
-// and every unmeasured test, sorted, and false when per-test coverage
-// cannot tell: there is none, or lines include setup lines or lines that
-// are not executable target lines (a declaration, a constant), which no
-// line coverage sees being used. Then every test must run.
+// (or the statement an inner line lies within) and every unmeasured test,
+// sorted, and false when per-test coverage cannot tell: there is none, or
+// lines include setup lines or lines that are neither executable target
+// lines nor inner ones (statementLines). Then every test must run.
 func (r *Result) Reaching(lines Lines) ([]string, bool) {
-	if !r.PerTest || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
+	if !r.PerTest {
+		return nil, false
+	}
+	lines, ok := r.statementLines(lines)
+	if !ok || r.Setup.Intersects(lines) {
 		return nil, false
 	}
 	var out []string
@@ -312,14 +349,19 @@ func (r *Result) Reaching(lines Lines) ([]string, bool) {
 }
 
 // Unexecuted reports whether no test executes any of lines, as far as line
-// coverage can tell: every line is an executable target line, none runs at
-// setup, and the union of the suites covers none of them. A mutant that
-// changes only such lines cannot change what any test observes. It does
-// not need per-test coverage. With unmeasured tests nothing is known to
-// be unexecuted.
+// coverage can tell: every line is an executable target line or an inner
+// one, none runs at setup, and the union of the suites covers none of them
+// (nor the statements the inner lines lie within). A mutant that changes
+// only such lines cannot change what any test observes. It does not need
+// per-test coverage. With unmeasured tests nothing is known to be
+// unexecuted.
 func (r *Result) Unexecuted(lines Lines) bool {
 	u := r.Suite(Union)
-	if u == nil || len(r.Unmeasured) > 0 || lines.Count() == 0 || r.Setup.Intersects(lines) || lines.Minus(r.Target.Lines()).Count() > 0 {
+	if u == nil || len(r.Unmeasured) > 0 || lines.Count() == 0 {
+		return false
+	}
+	lines, ok := r.statementLines(lines)
+	if !ok || r.Setup.Intersects(lines) {
 		return false
 	}
 	return !u.Lines.Intersects(lines)

@@ -141,39 +141,21 @@ func SupportedLanguage(language string) bool { return statementRulesByLang[langu
 // 1-based byte column of the first statement starting on each (see the
 // package comment for what counts). language is a pipeline/lang name.
 func Executable(ctx context.Context, language string, src []byte) (lines, columns []int, err error) {
-	rules := statementRulesByLang[language]
-	if rules == nil {
-		return nil, nil, fmt.Errorf("executable lines: no grammar for %s", language)
-	}
-	if len(src) > maxSource {
-		return nil, nil, fmt.Errorf("executable lines: %d bytes is over the %d-byte limit", len(src), maxSource)
-	}
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(rules.lang())
-	p.SetOperationLimit(int(parseTimeout.Microseconds()))
-	tree, err := p.ParseCtx(ctx, nil, src)
+	spans, err := statementSpans(ctx, language, src)
 	if err != nil {
-		return nil, nil, fmt.Errorf("executable lines: parse: %w", err)
+		return nil, nil, err
 	}
-	if tree == nil {
-		return nil, nil, fmt.Errorf("executable lines: parse timed out")
-	}
-	defer tree.Close()
+	lines, columns = startLines(spans)
+	return lines, columns, nil
+}
+
+// startLines returns the lines on which spans start, sorted, with the
+// column of the first statement on each.
+func startLines(spans []stmtSpan) (lines, columns []int) {
 	first := map[int]int{}
-	// An explicit stack: nesting depth is the input's to choose.
-	stack := []*sitter.Node{tree.RootNode()}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if rules.statements[n.Type()] && counts(rules, n, src) {
-			line, col := int(n.StartPoint().Row)+1, int(n.StartPoint().Column)+1
-			if c, ok := first[line]; !ok || col < c {
-				first[line] = col
-			}
-		}
-		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-			stack = append(stack, n.NamedChild(i))
+	for _, sp := range spans {
+		if c, ok := first[sp.start]; !ok || sp.col < c {
+			first[sp.start] = sp.col
 		}
 	}
 	for l := range first {
@@ -184,7 +166,83 @@ func Executable(ctx context.Context, language string, src []byte) (lines, column
 	for i, l := range lines {
 		columns[i] = first[l]
 	}
-	return lines, columns, nil
+	return lines, columns
+}
+
+// stmtSpan is a counted statement: its first and last lines (1-based) and
+// the byte column where it starts.
+type stmtSpan struct{ start, end, col int }
+
+// statementSpans returns the counted statements of src.
+func statementSpans(ctx context.Context, language string, src []byte) ([]stmtSpan, error) {
+	rules := statementRulesByLang[language]
+	if rules == nil {
+		return nil, fmt.Errorf("executable lines: no grammar for %s", language)
+	}
+	if len(src) > maxSource {
+		return nil, fmt.Errorf("executable lines: %d bytes is over the %d-byte limit", len(src), maxSource)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(rules.lang())
+	p.SetOperationLimit(int(parseTimeout.Microseconds()))
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, fmt.Errorf("executable lines: parse: %w", err)
+	}
+	if tree == nil {
+		return nil, fmt.Errorf("executable lines: parse timed out")
+	}
+	defer tree.Close()
+	var spans []stmtSpan
+	// An explicit stack: nesting depth is the input's to choose.
+	stack := []*sitter.Node{tree.RootNode()}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if rules.statements[n.Type()] && counts(rules, n, src) {
+			end := n.EndPoint()
+			last := int(end.Row) + 1
+			if end.Column == 0 && end.Row > n.StartPoint().Row {
+				last-- // the node ends with a newline
+			}
+			spans = append(spans, stmtSpan{start: int(n.StartPoint().Row) + 1, end: last, col: int(n.StartPoint().Column) + 1})
+		}
+		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
+			stack = append(stack, n.NamedChild(i))
+		}
+	}
+	return spans, nil
+}
+
+// innerLines maps each of added that is not in executable but lies within
+// a counted statement to the line that statement starts on, the innermost
+// statement's: a multi-line return's later lines, an else: line. Only
+// statements that start on an executable added line count, so that the
+// statement line is a target line.
+func innerLines(spans []stmtSpan, executable, added []int) [][2]int {
+	exec := map[int]bool{}
+	for _, l := range executable {
+		exec[l] = true
+	}
+	var out [][2]int
+	for _, l := range added {
+		if exec[l] {
+			continue
+		}
+		best := 0
+		for _, sp := range spans {
+			// Statements nest: the containing one that starts last is
+			// the innermost.
+			if sp.start < l && l <= sp.end && sp.start > best {
+				best = sp.start
+			}
+		}
+		if best > 0 && exec[best] {
+			out = append(out, [2]int{l, best})
+		}
+	}
+	return out
 }
 
 // counts reports whether statement n counts where it stands.
@@ -235,11 +293,12 @@ func NewTarget(ctx context.Context, files []SourceFile) *Target {
 			t.Skipped = append(t.Skipped, fmt.Sprintf("%s: no statement rules for %s", f.Path, orUnknown(f.Language)))
 			continue
 		}
-		lines, cols, err := Executable(ctx, f.Language, f.Content)
+		spans, err := statementSpans(ctx, f.Language, f.Content)
 		if err != nil {
 			t.Skipped = append(t.Skipped, fmt.Sprintf("%s: %v", f.Path, err))
 			continue
 		}
+		lines, cols := startLines(spans)
 		added := Lines{f.Path: append([]int(nil), f.Added...)}.Normalize()[f.Path]
 		ft := FileTarget{Path: f.Path, Language: f.Language, Added: added, Executable: []int{}, Columns: []int{}}
 		if ft.Added == nil {
@@ -251,6 +310,7 @@ func NewTarget(ctx context.Context, files []SourceFile) *Target {
 				ft.Columns = append(ft.Columns, cols[i])
 			}
 		}
+		ft.Inner = innerLines(spans, ft.Executable, ft.Added)
 		t.Files = append(t.Files, ft)
 	}
 	sort.Slice(t.Files, func(i, j int) bool { return t.Files[i].Path < t.Files[j].Path })

@@ -240,3 +240,72 @@ func TestUnexecuted(t *testing.T) {
 		t.Errorf("a result without the union suite cannot tell")
 	}
 }
+
+// TestInnerLines: a multi-line statement's later lines and an else line
+// are judged by the line their statement starts on (issue 32: a mutant
+// there need not run every test); a line in no statement, or in one that
+// starts on a line the solution did not add, has none.
+func TestInnerLines(t *testing.T) {
+	py := "def f(x):\n" + // 1
+		"    if x:\n" + // 2
+		"        return (\n" + // 3
+		"            x + 1\n" + // 4
+		"        )\n" + // 5
+		"    else:\n" + // 6
+		"        y = [\n" + // 7
+		"            x,\n" + // 8
+		"        ]\n" + // 9
+		"    return y\n" // 10
+	goSrc := "package p\n" + // 1
+		"\n" + // 2
+		"func f(x int) int {\n" + // 3
+		"\tif x > 0 {\n" + // 4
+		"\t\treturn g(x,\n" + // 5
+		"\t\t\t1)\n" + // 6
+		"\t} else {\n" + // 7
+		"\t\treturn 0\n" + // 8
+		"\t}\n" + // 9
+		"}\n" // 10
+	tg := NewTarget(context.Background(), []SourceFile{
+		{Path: "m.py", Language: "Python", Content: []byte(py), Added: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		// The if on line 4 is not added: line 7 has no target statement.
+		{Path: "p.go", Language: "Go", Content: []byte(goSrc), Added: []int{3, 5, 6, 7, 8}},
+	})
+	want := map[string][][2]int{
+		"m.py": {{4, 3}, {5, 3}, {6, 2}, {8, 7}, {9, 7}},
+		"p.go": {{6, 5}},
+	}
+	for _, f := range tg.Files {
+		if !reflect.DeepEqual(f.Inner, want[f.Path]) {
+			t.Errorf("%s: inner %v, want %v (executable %v)", f.Path, f.Inner, want[f.Path], f.Executable)
+		}
+	}
+
+	res := &Result{Target: *tg, PerTest: true, Tests: map[string]Lines{
+		"t1": {"m.py": {2, 3}},
+		"t2": {"m.py": {2, 7, 10}},
+		"t3": {"p.go": {8}},
+	}}
+	res.Suites = []Suite{NewSuite(Union, []string{"t1", "t2", "t3"}, tg.Lines(), Lines{"m.py": {2, 3, 7, 10}, "p.go": {8}})}
+	for _, c := range []struct {
+		lines      Lines
+		tests      []string
+		ok, unexec bool
+	}{
+		{Lines{"m.py": {3, 4, 5}}, []string{"t1"}, true, false},
+		{Lines{"m.py": {8}}, []string{"t2"}, true, false},
+		{Lines{"m.py": {6}}, []string{"t1", "t2"}, true, false},
+		// The def line is a declaration: no coverage can tell.
+		{Lines{"m.py": {1}}, nil, false, false},
+		{Lines{"p.go": {5, 6}}, nil, true, true},
+		{Lines{"p.go": {7}}, nil, false, false},
+	} {
+		got, ok := res.Reaching(c.lines)
+		if ok != c.ok || !reflect.DeepEqual(got, c.tests) {
+			t.Errorf("Reaching(%v) = %v %v, want %v %v", c.lines, got, ok, c.tests, c.ok)
+		}
+		if u := res.Unexecuted(c.lines); u != c.unexec {
+			t.Errorf("Unexecuted(%v) = %v", c.lines, u)
+		}
+	}
+}
