@@ -10,21 +10,30 @@
 //
 // Coverage is measured with each language's real tool inside the task's
 // container, by one adapter per language (one file each, listed in
-// Adapters):
+// Adapters), among them:
 //
 //   - Go: a test binary per package built with `go test -c -cover
 //     -coverpkg=<changed packages>`, run once per test with
 //     -test.coverprofile, so coverage is known per test; the suites and
 //     their union are unions of the per-test profiles.
-//   - Python: coverage.py (`python3 -m coverage run -m pytest` with the
-//     test_function dynamic context, then `coverage json --show-contexts`),
-//     per test in one run.
-//   - Java: JaCoCo XML, from the command the recipe's coverage section
-//     gives; no per-test coverage (one run per suite).
+//   - Python: coverage.py (`python3 -m coverage run -m pytest`) with
+//     lolbench's pytest plugin (pytest_contexts.py), which names each
+//     context by the test's pytest node id, so that every parametrized
+//     case has its own coverage; `coverage json --show-contexts`.
+//   - Java: JaCoCo per test through lolbench's JUnit Platform listener,
+//     or the XML of the recipe's coverage command, per suite.
 //
-// Per-test coverage lets the mutate stage run only the tests that reach a
-// mutant's lines (as PIT does) and the augment stage see which lines a new
-// test adds.
+// Per-test coverage is measured only where it can matter (issue 32): an
+// adapter that is a Reacher first runs the whole suite once to find the
+// tests that run a changed file at all (Python: coverage.py over the
+// changed files, a context per test; Go: `go list -deps -test`, then one
+// profile per package), and the per-test run then measures the F2P tests
+// and those. A run stopped at its time limit lists the tests it did not
+// measure (Result.Unmeasured) and says so (Result.Partial).
+//
+// Per-test coverage lets the mutate stage run only the P2P tests that
+// reach a mutant's lines (as PIT does) and the augment stage see which
+// lines a new test adds.
 package coverage
 
 import (

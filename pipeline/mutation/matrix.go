@@ -16,9 +16,11 @@ const (
 	OutcomeKilled Outcome = "killed"
 	// OutcomePassed: the test passed on the mutant.
 	OutcomePassed Outcome = "passed"
-	// OutcomeUnreached: per-test coverage says the test does not execute
-	// any line the mutant changes, so it was not run and cannot kill it
-	// (PIT's rule); it counts as passed.
+	// OutcomeUnreached: the test was not run on the mutant because
+	// per-test coverage said it executes no line the mutant changes
+	// (PIT's rule); it counts as passed. Matrices written before issue 32
+	// have it: since then every mutant runs every F2P test, so that each
+	// row is a full run's.
 	OutcomeUnreached Outcome = "unreached"
 )
 

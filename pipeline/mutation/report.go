@@ -275,7 +275,7 @@ func (r Runs) String() string {
 	if r.Selective {
 		fmt.Fprintf(&b, " (%d saved by per-test coverage)", r.Saved)
 	} else {
-		b.WriteString(" (no per-test coverage: every job ran every test)")
+		b.WriteString(" (no test selection, by --all-tests or for want of per-test coverage: every job ran every test)")
 	}
 	return b.String()
 }

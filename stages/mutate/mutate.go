@@ -387,7 +387,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		if cd.Mutant.Status != mutation.Pending {
 			continue // identical to the reference solution
 		}
-		rep.Runs.Jobs++ // the plain revert's job
+		rep.Runs.Jobs += o.jobs // the plain revert's job(s)
 		rep.Runs.Full += o.full
 		rep.Runs.Executed += o.executed
 		dir, _ := mutation.MutantDir(c, m.ID)
@@ -416,7 +416,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 		if o == nil {
 			continue
 		}
-		rep.Runs.Jobs++
+		rep.Runs.Jobs += o.jobs
 		rep.Runs.Full += o.full
 		rep.Runs.Executed += o.executed
 		switch {
@@ -544,6 +544,9 @@ func writePatch(c *pipeline.Candidate, id string, patch []byte) error {
 }
 
 func (o *outcome) summary() string {
+	if o.drop == mutation.DropP2P {
+		return fmt.Sprintf("dropped (%s): %s (%s)", o.drop, o.reason, o.runs())
+	}
 	if o.drop != "" {
 		return "dropped (" + string(o.drop) + "): " + o.reason
 	}
@@ -558,9 +561,18 @@ func (o *outcome) summary() string {
 	}
 	sort.Strings(killers)
 	if len(killers) == 0 {
-		return fmt.Sprintf("survived (%d of %d tests run)", o.executed, o.full)
+		return fmt.Sprintf("survived (%s)", o.runs())
 	}
-	return fmt.Sprintf("killed by %s (%d of %d tests run)", joinCut(killers, 3), o.executed, o.full)
+	return fmt.Sprintf("killed by %s (%s)", joinCut(killers, 3), o.runs())
+}
+
+// runs says how many tests the job ran: "11 of 17 tests run", or, after
+// a rerun, "11 of 17 tests run, then all 17: a test process died".
+func (o *outcome) runs() string {
+	if o.rerun {
+		return fmt.Sprintf("%d of %d tests run, then all %d: a test process died", o.executed-o.full, o.full, o.full)
+	}
+	return fmt.Sprintf("%d of %d tests run", o.executed, o.full)
 }
 
 func scoreLine(r *mutation.Report) string {

@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -50,17 +51,45 @@ type outcome struct {
 	// f2p are the outcomes of the F2P tests (when not dropped).
 	f2p map[string]mutation.Outcome
 	// full and executed count tests: the whole F2P and P2P lists, and
-	// those the job selected.
+	// those the jobs selected.
 	full, executed int
+	// jobs counts the sandbox jobs: 2 when a selective run's test process
+	// died and every test ran again (rerun).
+	jobs  int
+	rerun bool
 	// uncovered: no test executes the mutated lines; only the apply and
 	// build checks ran.
 	uncovered bool
 }
 
-// run runs one mutant; outDir receives the job's out/ folder.
+// run runs one mutant; outDir receives the job's out/ folder. A selective
+// job in which a selected test left no result (its test binary or process
+// died: a panic, a deadlock at the timeout, an import error) runs again
+// with every test: such a death also takes down tests that never reach the
+// mutation, and a full run would count them as absent (tinykv's
+// op-delete-call-001 breaks three store tests that run none of its lines).
 func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, outDir string) (*outcome, error) {
-	o := &outcome{full: len(rn.f2p) + len(rn.p2p)}
 	selected, selection := rn.selectTests(m)
+	o, lost, err := rn.runTests(ctx, m, patch, outDir, selected, selection)
+	if err != nil || !lost || len(selected) == o.full {
+		return o, err
+	}
+	all := append(append([]string{}, rn.f2p...), rn.p2p...)
+	sort.Strings(all)
+	again, _, err := rn.runTests(ctx, m, patch, outDir, all, rn.selection)
+	if err != nil {
+		return nil, err
+	}
+	again.executed += o.executed
+	again.jobs += o.jobs
+	again.rerun = true
+	return again, nil
+}
+
+// runTests runs one mutant's job with the given tests. lost reports
+// whether a selected test left no result.
+func (rn *runner) runTests(ctx context.Context, m *mutation.Mutant, patch []byte, outDir string, selected, selection []string) (o *outcome, lost bool, err error) {
+	o = &outcome{full: len(rn.f2p) + len(rn.p2p), jobs: 1}
 	if len(selected) == 0 || rn.cov != nil && rn.cov.Unexecuted(m.Lines) {
 		selected, selection, o.uncovered = nil, nil, true
 	}
@@ -77,7 +106,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 		b.WriteString("lolbench_count_end\n")
 	}
 	if err := os.RemoveAll(outDir); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	job := sandbox.Job{
 		Name:    "mutant-" + jobName(m.ID),
@@ -97,22 +126,22 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	}
 	jr, err := rn.env.Run(ctx, job)
 	if err != nil {
-		return nil, fmt.Errorf("mutant %s: %w", m.ID, err)
+		return nil, false, fmt.Errorf("mutant %s: %w", m.ID, err)
 	}
 	if msg := coverage.ApplyError(outDir); msg != "" {
 		o.drop, o.reason = mutation.DropApply, "the patch does not apply: "+msg
-		return o, nil
+		return o, false, nil
 	}
 	if rn.build != "" {
 		code := readExit(filepath.Join(outDir, "build.exit"))
 		if code != 0 {
 			log, _ := os.ReadFile(filepath.Join(outDir, "build.log"))
 			o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the build check (%s) fails: %s", rn.build, firstError(string(log), code))
-			return o, nil
+			return o, false, nil
 		}
 	}
 	if o.uncovered {
-		return o, nil
+		return o, false, nil
 	}
 	status := map[string]results.Status{}
 	var judged []results.Result
@@ -139,6 +168,9 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 				status[t] = s
 			}
 		}
+		if len(selected) < o.full && processDied(rn.recipe.Test.Format, code, jr.TimedOut, selected, status, filepath.Join(outDir, "run-1.log")) {
+			return o, true, nil
+		}
 	}
 	// A mutant on which a test unit fails as a whole (a Go test package
 	// that does not compile, a Python test module that does not import)
@@ -149,7 +181,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	if units := mutation.BuildBroken(judged); len(units) > 0 {
 		log, _ := os.ReadFile(filepath.Join(outDir, "run-1.log"))
 		o.drop, o.reason = mutation.DropCompile, fmt.Sprintf("the tests of %s do not build on it: %s", joinCut(units, 3), firstError(buildOutput(log), 1))
-		return o, nil
+		return o, false, nil
 	}
 	sel := map[string]bool{}
 	for _, t := range selected {
@@ -163,7 +195,7 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	}
 	if len(broken) > 0 {
 		o.drop, o.reason = mutation.DropP2P, fmt.Sprintf("breaks %d pass-to-pass test(s): %s", len(broken), joinCut(broken, 5))
-		return o, nil
+		return o, false, nil
 	}
 	o.f2p = map[string]mutation.Outcome{}
 	for _, t := range rn.f2p {
@@ -176,7 +208,28 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 			o.f2p[t] = mutation.OutcomeKilled
 		}
 	}
-	return o, nil
+	return o, false, nil
+}
+
+// processDied reports whether a test run shows a test process that died:
+// the run was killed or ended by a signal, a selected test left no result
+// or never finished (an error), or a Go test binary panicked or hit a
+// fatal runtime error (which ends its package's remaining tests even when
+// the test that panicked was reported as failed).
+func processDied(format string, code int, timedOut bool, selected []string, status map[string]results.Status, logPath string) bool {
+	if code < 0 || code >= 128 || timedOut {
+		return true
+	}
+	for _, t := range selected {
+		if s, ok := status[t]; !ok || s == results.Error {
+			return true
+		}
+	}
+	if format != "go-json" {
+		return false
+	}
+	log, _ := os.ReadFile(logPath)
+	return bytes.Contains(log, []byte(`"Output":"panic: `)) || bytes.Contains(log, []byte(`"Output":"fatal error: `))
 }
 
 // selectTests picks the tests to run for a mutant and the selection items

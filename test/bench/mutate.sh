@@ -56,16 +56,19 @@ echo "bench-mutate: the selected run..." >&2
 run selected
 
 mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
-# Tests per mutant job, from the "(N of M tests run)" of its status line.
+# Tests per mutant job, from the "(N of M tests run)" of its status line
+# ("(N of M tests run, then all M: ...)" after a rerun: two jobs), as jobs
+# x tests: "6x61 5x26921".
 per_mutant() {
-	sed -n 's/.*(\([0-9]*\) of [0-9]* tests run)$/\1/p' "$1" | sort -n |
-		awk '{a[NR]=$1} END {if (NR == 0) print "-"; else printf "%d / %d / %d", a[1], a[int((NR+1)/2)], a[NR]}'
+	sed -n -e 's/.*(\([0-9]*\) of [0-9]* tests run)$/\1/p' \
+		-e 's/.*(\([0-9]*\) of [0-9]* tests run, then all \([0-9]*\): .*)$/\1\n\2/p' "$1" | sort -n | uniq -c |
+		awk '{printf "%s%dx%d", (NR > 1 ? " " : ""), $1, $2} END {if (NR == 0) printf "-"; print ""}'
 }
-printf '%-9s %9s %9s %5s %24s %24s\n' run wall coverage jobs "test runs" "tests per job min/med/max"
+printf '%-9s %9s %9s %5s %24s  %s\n' run wall coverage jobs "test runs" "jobs x tests run"
 for mode in full selected; do
 	dir="$tmp/$mode/candidates/$cand"
 	cov=$(sed -n 's/.*: coverage measured in \(.*\)$/\1/p' "$tmp/$mode.log" | tail -1)
-	printf '%-9s %9s %9s %5s %24s %24s\n' "$mode" "$(mmss "$(cat "$tmp/$mode.seconds")")" "${cov:--}" \
+	printf '%-9s %9s %9s %5s %24s  %s\n' "$mode" "$(mmss "$(cat "$tmp/$mode.seconds")")" "${cov:--}" \
 		"$(jq .runs.jobs "$dir/mutants/report.json")" \
 		"$(jq -r '"\(.runs.executed) of \(.runs.full)"' "$dir/mutants/report.json")" \
 		"$(per_mutant "$tmp/$mode.log")"
