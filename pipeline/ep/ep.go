@@ -41,7 +41,8 @@
 //     standard reader). Where docutils reports an inconsistent title level
 //     and drops the title, this parser keeps it and clamps its depth to one
 //     below the current section, so that a malformed proposal still yields
-//     a usable outline. Unlike docutils' doctitle transform, a lone
+//     a usable outline; its style keeps the clamped level, so the next
+//     title of that style is its sibling. Unlike docutils' doctitle transform, a lone
 //     top-level section is not promoted to a document title: levels are
 //     plain tree depths.
 //

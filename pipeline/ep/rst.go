@@ -667,14 +667,16 @@ func endsWithLiteralMarker(t string) bool {
 // section records a title. Levels follow docutils' check_subsection: each
 // adornment style gets the level at which it first appears; a style seen
 // before keeps its level. Where docutils would reject a title as skipping
-// levels, the level is clamped to one below the current section.
+// levels, the level is clamped to one below the current section, and the
+// style keeps that level from then on, so that the next title of the same
+// style is its sibling, not its child (django/deps DEP 192: two "~"
+// titles under a "=" section; issue 33 §4).
 func (p *rstParser) section(style, title string, titleLine, start, end int) {
 	level, seen := p.styles[style]
-	if !seen {
+	if !seen || level > p.depth+1 {
 		level = p.depth + 1
 		p.styles[style] = level
 	}
-	level = min(level, p.depth+1)
 	p.depth = level
 	p.out = append(p.out, heading{
 		level: level,

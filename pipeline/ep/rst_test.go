@@ -1,6 +1,12 @@
 package ep
 
-import "testing"
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
 
 // rstOutlineCases were checked against docutils 0.19 (rst parser with the
 // PEP reader's RFC-822 header state), except where a comment says the
@@ -167,9 +173,9 @@ var rstOutlineCases = []outlineCase{
 	{
 		// docutils rejects D ("Inconsistent title style: skip from level 1
 		// to 3"); the parser keeps it one level below its parent.
-		name: "jump to a deeper known style is clamped",
-		src:  "A\n=\n\nB\n-\n\nC\n~\n\nD\n=\n\nE\n~\n",
-		want: []row{{"1", 1, "A", 1}, {"1.1", 2, "B", 4}, {"1.1.1", 3, "C", 7}, {"2", 1, "D", 10}, {"2.1", 2, "E", 13}},
+		name: "jump to a deeper known style is clamped, and the style keeps its new level",
+		src:  "A\n=\n\nB\n-\n\nC\n~\n\nD\n=\n\nE\n~\n\nF\n~\n",
+		want: []row{{"1", 1, "A", 1}, {"1.1", 2, "B", 4}, {"1.1.1", 3, "C", 7}, {"2", 1, "D", 10}, {"2.1", 2, "E", 13}, {"2.2", 2, "F", 16}},
 	},
 	{
 		// docutils rejects the new style ^ below level 1 while three styles
@@ -240,4 +246,39 @@ func TestRSTRanges(t *testing.T) {
 	if got := fmtRows(rows(d)); got != fmtRows([]row{{"1", 1, "Part A", 4}, {"1.1", 2, "Sub", 9}, {"2", 1, "Part B", 15}}) {
 		t.Errorf("outline:%s", got)
 	}
+}
+
+// TestRSTClampedStyleSiblings: DEP 192 first uses "~" at level 4 (under a
+// "`" title), then twice directly under a level-2 "=" title, a skip
+// docutils rejects. Both are clamped to level 3 and stay siblings (issue
+// 33 §4).
+func TestRSTClampedStyleSiblings(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "dep-0192-headings.rst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(src, RST)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range d.Sections {
+		got = append(got, fmt.Sprintf("%s %d %s", s.ID, s.Level, s.Title))
+	}
+	want := []string{
+		"1 1 DEP 192: Standalone Composite Fields",
+		"1.1 2 Abstract",
+		"1.2 2 Specification",
+		"1.2.1 3 default",
+		"1.2.2 3 unique and db_index",
+		"1.2.2.1 4 Subfield arguments",
+		"1.3 2 Managed Subfields",
+		"1.3.1 3 ObservableMixin",
+		"1.3.2 3 ObservableTuple",
+		"1.4 2 Motivation",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("outline\n got %q\nwant %q", got, want)
+	}
+	checkInvariants(t, d)
 }
