@@ -138,6 +138,16 @@ func writeListings(w io.Writer, listings []*collect.Listing) error {
 				return err
 			}
 		}
+		var warnings []string
+		for _, p := range l.Proposals {
+			warnings = append(warnings, p.Warnings...)
+		}
+		if len(warnings) > 0 {
+			fmt.Fprintln(w, "  warnings:")
+			for _, msg := range warnings {
+				fmt.Fprintf(w, "    %s\n", msg)
+			}
+		}
 		if len(l.Dropped) > 0 {
 			fmt.Fprintln(w, "  dropped:")
 			for _, d := range l.Dropped {

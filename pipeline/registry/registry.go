@@ -20,6 +20,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/registry/safeyaml"
 	"github.com/lolbench/lolbench/pipeline/workspace"
+	"slices"
 
 	"bytes"
 	"errors"
@@ -73,7 +74,12 @@ type Project struct {
 	// with a Path is never cloned.
 	Path     string `yaml:"path"`
 	Language string `yaml:"language"`
-	Domain   string `yaml:"domain"`
+	// Domain is free text, except for a project of the paper (Paper set):
+	// then it is one of the paper's five domains (PaperDomains).
+	Domain string `yaml:"domain"`
+	// Paper is the project's row of the paper's Table 5 (Appendix A); nil
+	// for a project the paper does not have.
+	Paper *PaperRow `yaml:"paper"`
 	// EPs says where the proposals live.
 	EPs EPSource `yaml:"eps"`
 	// Links says how a proposal is linked to the PR that implemented it.
@@ -87,6 +93,17 @@ type Project struct {
 
 	index int // position in Registry.Projects
 }
+
+// PaperRow is a project's row of the paper's Table 5: its name there and
+// how many of the 100 tasks it has.
+type PaperRow struct {
+	Project string `yaml:"project"`
+	Tasks   int    `yaml:"tasks"`
+}
+
+// PaperDomains are the paper's five domains (Table 5), exactly as it
+// names them.
+var PaperDomains = []string{"Compilers", "Data Science", "Distributed Systems", "Databases", "Web"}
 
 // EP source kinds.
 const (
@@ -147,6 +164,10 @@ type EPSource struct {
 	// relative to the repository or Dir; "*" matches within one path
 	// segment and "**" any number of segments.
 	Glob string `yaml:"glob"`
+	// Exclude are globs of files Glob matches that are not proposals
+	// (templates, indexes), each stated in the registry so that a curator
+	// sees the rule (issue 33 §1).
+	Exclude []string `yaml:"exclude"`
 	// Format is the metadata format; empty picks it per file from the
 	// extension (.rst and .txt pep-rst, .md and .markdown markdown, .html
 	// and .htm html). Kind web defaults to html.
@@ -710,6 +731,17 @@ func (p *Project) validate(ps *problems) {
 	if strings.TrimSpace(p.Domain) == "" {
 		ps.add(f("domain"), "required")
 	}
+	if p.Paper != nil {
+		if strings.TrimSpace(p.Paper.Project) == "" {
+			ps.add(f("paper.project"), "required: the project's name in the paper's Table 5")
+		}
+		if p.Paper.Tasks < 1 {
+			ps.add(f("paper.tasks"), "%d: want the project's task count in Table 5, at least 1", p.Paper.Tasks)
+		}
+		if p.Domain != "" && !slices.Contains(PaperDomains, p.Domain) {
+			ps.add(f("domain"), "%q: a project of the paper has one of its five domains: %s", p.Domain, strings.Join(PaperDomains, ", "))
+		}
+	}
 	p.validateEPs(ps)
 	p.validateLinks(ps)
 	for key, msg := range p.Thresholds.Validate() {
@@ -779,6 +811,11 @@ func (p *Project) validateEPs(ps *problems) {
 	if e.Glob != "" {
 		if err := checkGlob(e.Glob); err != nil {
 			ps.add(f("glob"), "%v", err)
+		}
+	}
+	for i, g := range e.Exclude {
+		if err := checkGlob(g); err != nil {
+			ps.add(f(fmt.Sprintf("exclude[%d]", i)), "%v", err)
 		}
 	}
 	if e.Format != "" && !contains(formats, e.Format) {
@@ -1072,6 +1109,20 @@ func slug(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Selects reports whether the source's Glob matches the slash path name
+// and no Exclude glob does.
+func (e *EPSource) Selects(name string) bool {
+	if ok, _ := MatchGlob(e.Glob, name); !ok {
+		return false
+	}
+	for _, g := range e.Exclude {
+		if ok, _ := MatchGlob(g, name); ok {
+			return false
+		}
+	}
+	return true
 }
 
 // MatchGlob matches a slash-separated path against a pattern of

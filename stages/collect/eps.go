@@ -59,6 +59,10 @@ type EP struct {
 	URL    string
 	// Fetched is when a web page was saved.
 	Fetched time.Time
+	// Warnings name what was read but not understood, each with its file
+	// and line: a declared date that is not a date leaves Created empty
+	// (the proposal is listed, never dropped; issue 33 §1).
+	Warnings []string
 	// textPath is the file Text was read from: Path, or the text beside
 	// a kep.yaml.
 	textPath string
@@ -186,7 +190,7 @@ func (pr *projectRun) readLocal() ([]rawEP, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if ok, _ := registry.MatchGlob(e.Glob, rel); !ok || !d.Type().IsRegular() {
+		if !e.Selects(rel) || !d.Type().IsRegular() {
 			return nil
 		}
 		content, err := ep.ReadFile(p)
@@ -198,7 +202,16 @@ func (pr *projectRun) readLocal() ([]rawEP, error) {
 		if e.Format == registry.FormatKEP {
 			// The text beside it, read inside the folder: never through a
 			// link, whatever eps.text names.
-			r.text, err = workspace.ReadFileIn(root, path.Join(path.Dir(rel), kepText(e)), ep.MaxSize, "the EP size cap")
+			dir := path.Dir(rel)
+			var names []string
+			if ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir))); err == nil {
+				for _, en := range ents {
+					if en.Type().IsRegular() {
+						names = append(names, en.Name())
+					}
+				}
+			}
+			r.text, err = workspace.ReadFileIn(root, path.Join(dir, kepTextName(names, kepText(e))), ep.MaxSize, "the EP size cap")
 			if err != nil {
 				r.textErr = err.Error()
 			}
@@ -217,6 +230,39 @@ func kepText(e *registry.EPSource) string {
 		return e.Text
 	}
 	return "README.md"
+}
+
+// CreatedUnreadable is the CreatedFrom of a proposal whose declared
+// created date could not be read.
+const CreatedUnreadable = "unreadable"
+
+// lineOf is the 1-based line of src where value first appears, 0 when it
+// does not (a value rebuilt from several lines).
+func lineOf(src []byte, value string) int {
+	i := bytes.Index(src, []byte(value))
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(src[:i], []byte("\n")) + 1
+}
+
+// kepTextName is the name of the text beside a kep.yaml among the regular
+// files of its folder: name itself, else the one file whose name differs
+// only in case (KEP-365's README.MD; issue 33 §1), else name.
+func kepTextName(files []string, name string) string {
+	var fold []string
+	for _, f := range files {
+		if f == name {
+			return name
+		}
+		if strings.EqualFold(f, name) {
+			fold = append(fold, f)
+		}
+	}
+	if len(fold) == 1 {
+		return fold[0]
+	}
+	return name
 }
 
 // gitSource is a git repository of proposals at one commit.
@@ -322,7 +368,7 @@ func (pr *projectRun) openGitSource(ctx context.Context) (*gitSource, error) {
 func (g *gitSource) read(e registry.EPSource) ([]rawEP, error) {
 	var raws []rawEP
 	err := g.tree.Files().ForEach(func(f *object.File) error {
-		if ok, _ := registry.MatchGlob(e.Glob, f.Name); !ok || !f.Mode.IsFile() {
+		if !e.Selects(f.Name) || !f.Mode.IsFile() {
 			return nil
 		}
 		r := rawEP{path: f.Name}
@@ -333,7 +379,16 @@ func (g *gitSource) read(e registry.EPSource) ([]rawEP, error) {
 		} else if r.content, err = blob(&f.Blob); err != nil {
 			r.textErr = err.Error()
 		} else if e.Format == registry.FormatKEP {
-			tf, err := g.tree.File(path.Join(path.Dir(f.Name), kepText(&e)))
+			dir := path.Dir(f.Name)
+			var names []string
+			if t, err := g.tree.Tree(dir); err == nil {
+				for _, en := range t.Entries {
+					if en.Mode.IsFile() && en.Mode != filemode.Symlink {
+						names = append(names, en.Name)
+					}
+				}
+			}
+			tf, err := g.tree.File(path.Join(dir, kepTextName(names, kepText(&e))))
 			if err == nil {
 				r.text, err = blob(&tf.Blob)
 			}
@@ -377,7 +432,7 @@ func (g *gitSource) dateFromHistory(ctx context.Context, eps []*EP) error {
 	h := &history{names: map[string][]*EP{}, oldest: map[*EP]time.Time{}, blobs: map[plumbing.Hash]map[plumbing.Hash]string{},
 		trees: map[plumbing.Hash]map[string]object.TreeEntry{}}
 	for _, e := range eps {
-		if e.Created.IsZero() {
+		if e.Created.IsZero() && e.CreatedFrom != CreatedUnreadable {
 			h.names[e.Path] = append(h.names[e.Path], e)
 		}
 	}
@@ -911,9 +966,15 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	if created := value("created"); created != "" {
 		t, err := registry.ParseTime(created)
 		if err != nil {
-			return nil, fmt.Sprintf("created date (%s): %v", e.From["created"], err)
+			// Declared but unreadable: no date, and none from git either,
+			// which would pass off a later commit as the declared date.
+			e.Warnings = append(e.Warnings, fmt.Sprintf("%s:%d: created date (%s): %v; listed without a created date",
+				r.path, lineOf(r.content, created), e.From["created"], err))
+			delete(e.From, "created")
+			e.CreatedFrom = CreatedUnreadable
+		} else {
+			e.Created, e.CreatedFrom = t, "metadata"
 		}
-		e.Created, e.CreatedFrom = t, "metadata"
 	} else if r.page != nil && !r.page.CreatedAt.IsZero() {
 		e.Created, e.CreatedFrom = r.page.CreatedAt, FromRegistry
 		e.From["created"] = FromRegistry

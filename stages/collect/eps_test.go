@@ -2,6 +2,7 @@ package collect
 
 import (
 	"maps"
+	"reflect"
 	"testing"
 	"time"
 
@@ -38,8 +39,9 @@ func TestParseEP(t *testing.T) {
 			EP{Number: "28", ID: "proposal 28", Title: "UTF-8 Support for Metric and Label names", Format: ep.Markdown}, ""},
 		{"no number anywhere", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "peps/template.rst", content: []byte("Title\n=====\n")},
 			EP{}, "no proposal number in the metadata or the file name of peps/template.rst"},
+		// Listed without a date, with a warning (TestUnreadableDate).
 		{"bad date", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "pep-1.rst", content: []byte("PEP: 1\nCreated: someday\n\nText\n")},
-			EP{}, `created date (header:Created): "someday" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z)`},
+			EP{Number: "1", ID: "PEP 1", Title: "pep 1", CreatedFrom: CreatedUnreadable, Format: ep.RST}, ""},
 		{"invalid UTF-8", registry.EPSource{Name: "PEP {n}"}, rawEP{path: "pep-1.rst", content: []byte("PEP: 1\n\n\xff\xfe\n")},
 			EP{}, "line 3: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 		{"kep without its text", registry.EPSource{Name: "KEP-{n}", Format: registry.FormatKEP},
@@ -175,5 +177,42 @@ func TestParseEPFamilies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkParseEP(t, &tt.src, tt.raw, tt.want, tt.from, tt.reason) })
+	}
+}
+
+// TestKEPTextName: the text beside a kep.yaml is found whatever the case
+// of its name (kubernetes/enhancements keps/sig-api-machinery/
+// 365-paginated-lists/README.MD), unless the folder is ambiguous.
+func TestKEPTextName(t *testing.T) {
+	for _, tt := range []struct {
+		files      []string
+		name, want string
+	}{
+		{[]string{"kep.yaml", "README.md"}, "README.md", "README.md"},
+		{[]string{"README.MD", "kep.yaml"}, "README.md", "README.MD"},
+		{[]string{"kep.yaml"}, "README.md", "README.md"},
+		{[]string{"Readme.md", "README.MD", "kep.yaml"}, "README.md", "README.md"},
+		{[]string{"README.md", "README.MD"}, "README.md", "README.md"},
+	} {
+		if got := kepTextName(tt.files, tt.name); got != tt.want {
+			t.Errorf("kepTextName(%q, %q) = %q, want %q", tt.files, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestUnreadableDate: a declared created date that is not a date leaves
+// the proposal listed without one, with a warning naming the file and line
+// (issue 33 §1; kubernetes/enhancements has "creation-date: yyyy-mm-dd"),
+// and git history does not stand in for it.
+func TestUnreadableDate(t *testing.T) {
+	kep := "title: Some KEP\nkep-number: 9\nstatus: implemented\ncreation-date: yyyy-mm-dd\n"
+	e, reason := parseEP(&registry.EPSource{Name: "KEP-{n}", Format: registry.FormatKEP},
+		rawEP{path: "keps/sig-x/9-some/kep.yaml", content: []byte(kep), text: []byte("# KEP-9\n")})
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	want := []string{`keps/sig-x/9-some/kep.yaml:4: created date (front-matter:creation-date): "yyyy-mm-dd" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z); listed without a created date`}
+	if !reflect.DeepEqual(e.Warnings, want) || !e.Created.IsZero() || e.CreatedFrom != CreatedUnreadable || e.From["created"] != "" {
+		t.Errorf("warnings %q, created %v from %q (%q)", e.Warnings, e.Created, e.CreatedFrom, e.From["created"])
 	}
 }

@@ -42,6 +42,8 @@ type Proposal struct {
 	URL     string `json:"url,omitempty"`
 	// From names, per field, the place its value was read from.
 	From map[string]string `json:"from"`
+	// Warnings name what was read but not understood, with file and line.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Count counts the listed proposals that have each field.
@@ -94,7 +96,7 @@ func listProject(ctx context.Context, st *Stage, ws *workspace.Workspace, p *reg
 	l.Files = pr.funnel.step(StepEPs).Considered
 	l.Dropped = append(l.Dropped, pr.funnel.Dropped...)
 	for _, e := range eps {
-		prop := Proposal{Number: e.Number, ID: e.ID, Title: e.Title, Status: e.Status, Path: e.Path, URL: e.URL, From: e.From}
+		prop := Proposal{Number: e.Number, ID: e.ID, Title: e.Title, Status: e.Status, Path: e.Path, URL: e.URL, From: e.From, Warnings: e.Warnings}
 		if prop.From == nil {
 			prop.From = map[string]string{}
 		}
