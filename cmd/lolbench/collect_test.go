@@ -203,7 +203,7 @@ func TestCollectBadInput(t *testing.T) {
 		{"bad threshold", []string{"collect", "--projects", "../../data/projects.yaml", "--workspace", dir, "--min-source-share", "1.5"},
 			"lolbench: --min-source-share must be at least 0 and below 1, got 1.5\n"},
 		{"unknown project", []string{"collect", "--projects", "../../data/projects.yaml", "--workspace", dir, "--project", "nope"},
-			`lolbench: ../../data/projects.yaml has no project "nope"; it has cpython, django, scikit-learn, numpy, kubernetes, rust, cargo, grpc, prometheus, presto, opentofu, roslyn, go, jdk, kafka, flink, php, typescript, ruff, datafusion, vitess, aspnetcore, iceberg, arrow, duckdb` + "\n"},
+			`lolbench: ../../data/projects.yaml has no project "nope"; it has cpython, mypy, django, scikit-learn, numpy, pandas, kubernetes, kueue, cert-manager, rust, cargo, grpc-go, prometheus, presto, opentofu, roslyn, go, jdk, kafka, flink, php, typescript, ruff, datafusion, vitess, aspnetcore, iceberg, arrow, duckdb, fastapi` + "\n"},
 		{"offline without clones", []string{"collect", "--projects", "../../data/projects.yaml", "--workspace", dir, "--project", "cpython", "--offline"},
 			"lolbench: project cpython: proposals: no clone of https://github.com/python/peps.git at " + filepath.Join(dir, "repos", "cpython.eps") +
 				": offline; run once without --offline to clone it\n"},

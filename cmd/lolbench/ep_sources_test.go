@@ -77,9 +77,9 @@ func TestEPListRun(t *testing.T) {
   title from: first heading 2
   status from: field:Status 2
   created from: field:Created 1
-  ID      TITLE                      STATUS    CREATED     PATH
-  DEP 9   DEP 9: Async               Final     -           0009-async.rst
-  DEP 14  DEP 0014: Background work  Accepted  2024-02-07  0014-background-workers.rst
+  ID      TITLE            STATUS    CREATED     PATH
+  DEP 9   Async            Final     -           0009-async.rst
+  DEP 14  Background work  Accepted  2024-02-07  0014-background-workers.rst
   dropped:
     README.rst: eps: no proposal number in the metadata or the file name of README.rst
 `

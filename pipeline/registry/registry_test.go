@@ -2,9 +2,11 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,20 +187,44 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// The shipped registry is valid, and its entries are the paper's projects
-// that issue 24 names (docs/projects.md says which four of the 29 are not
-// known): each with its GitHub repository and a search for its PRs, every
-// family of proposal source represented.
+// The shipped registry is valid and holds the paper's 29 projects exactly
+// as its Table 5 names them (../shared/PAPER-FACTS.md): language, domain
+// (one of the five) and task count, 100 tasks in all; the one other entry
+// (go) has no paper row. Each is a GitHub project with a search for its
+// PRs, and every family of proposal source is represented.
 func TestShippedRegistry(t *testing.T) {
 	r, err := Load("../../data/projects.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"cpython", "django", "scikit-learn", "numpy", "kubernetes", "rust", "cargo", "grpc", "prometheus", "presto",
-		"opentofu", "roslyn", "go", "jdk", "kafka", "flink", "php", "typescript", "ruff", "datafusion", "vitess", "aspnetcore",
-		"iceberg", "arrow", "duckdb"}
-	if got := r.Names(); !reflect.DeepEqual(got, want) {
-		t.Fatalf("projects = %v", got)
+	table5 := []string{
+		"Compilers/CPython/Python/18", "Compilers/Cargo/Rust/1", "Compilers/Mypy/Python/1", "Compilers/OpenJDK/Java/14",
+		"Compilers/PHP/C/4", "Compilers/Roslyn/C#/1", "Compilers/Ruff/Rust/1", "Compilers/Rust/Rust/4",
+		"Compilers/TypeScript/TypeScript/4", "Data Science/Apache Arrow/C++/2", "Data Science/Apache DataFusion/Rust/2",
+		"Data Science/Apache Flink/Java/13", "Data Science/Apache Iceberg/Java/1", "Data Science/Apache Kafka/Java/7",
+		"Data Science/NumPy/Python/2", "Data Science/Pandas/Python/1", "Data Science/Scikit-learn/Python/1",
+		"Distributed Systems/cert-manager/Go/1", "Distributed Systems/gRPC-Go/Go/1", "Distributed Systems/Kubernetes/Go/7",
+		"Distributed Systems/Kueue/Go/1", "Distributed Systems/OpenTofu/Go/4", "Distributed Systems/Prometheus/Go/3",
+		"Databases/DuckDB/C++/1", "Databases/Presto/Java/1", "Databases/Vitess/Go/1",
+		"Web/ASP.NET Core/C#/1", "Web/Django/Python/1", "Web/FastAPI/Python/1",
+	}
+	var got, others []string
+	tasks := 0
+	for _, p := range r.Projects {
+		if p.Paper == nil {
+			others = append(others, p.Name)
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s/%s/%s/%d", p.Domain, p.Paper.Project, p.Language, p.Paper.Tasks))
+		tasks += p.Paper.Tasks
+	}
+	slices.Sort(got)
+	table5 = slices.Sorted(slices.Values(table5))
+	if !reflect.DeepEqual(got, table5) {
+		t.Errorf("Table 5 rows\n got %q\nwant %q", got, table5)
+	}
+	if tasks != 100 || !reflect.DeepEqual(others, []string{"go"}) {
+		t.Errorf("%d tasks; entries not in the paper %v", tasks, others)
 	}
 	formats := map[string]bool{}
 	for _, p := range r.Projects {
@@ -210,6 +236,33 @@ func TestShippedRegistry(t *testing.T) {
 	for _, f := range []string{"git/pep-rst", "git/rst", "git/", "git/kep-yaml", "git/rust-rfc", "git/markdown", "web/html", "web/dokuwiki", "github-issues/"} {
 		if !formats[f] {
 			t.Errorf("no project reads %s proposals", f)
+		}
+	}
+}
+
+// TestPaperRow: a project with a Table 5 row needs the paper's name, a
+// task count and one of the five domains; without a row the domain is
+// free text.
+func TestPaperRow(t *testing.T) {
+	const head = "projects:\n  - name: p\n    repo: o/p\n    language: Go\n    eps: {kind: github-issues, label: x, name: \"issue {n}\"}\n    links: {search: {patterns: [\"#{n}\"]}}\n"
+	for _, tt := range []struct{ extra, want string }{
+		{"    domain: container orchestration\n", ""},
+		{"    domain: Distributed Systems\n    paper: {project: Kueue, tasks: 1}\n", ""},
+		{"    domain: container orchestration\n    paper: {project: Kueue, tasks: 1}\n",
+			`domain: "container orchestration": a project of the paper has one of its five domains: Compilers, Data Science, Distributed Systems, Databases, Web`},
+		{"    domain: Web\n    paper: {tasks: 0}\n", "paper.project: required"},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "projects.yaml")
+		if err := os.WriteFile(f, []byte(head+tt.extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(f)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%q: %v", tt.extra, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%q: error %v, want %q", tt.extra, err, tt.want)
 		}
 	}
 }
@@ -356,4 +409,23 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("a registry without projects was accepted")
 		}
 	})
+}
+
+// TestSelects: a file is a proposal when the glob matches it and no
+// exclude glob does (kubernetes/enhancements: KEPs nested one level deeper
+// count, the two templates do not).
+func TestSelects(t *testing.T) {
+	e := &EPSource{Glob: "keps/**/kep.yaml", Exclude: []string{"keps/**/*-template/kep.yaml"}}
+	for name, want := range map[string]bool{
+		"keps/sig-node/1287-in-place-update-pod-resources/kep.yaml":                 true,
+		"keps/sig-cloud-provider/azure/2328-ccm-instance-metadata/kep.yaml":         true,
+		"keps/NNNN-kep-template/kep.yaml":                                           false,
+		"keps/sig-cloud-provider/providers/0000-cloud-provider-template/kep.yaml":   false,
+		"pkg/repo/testdata/repos/valid/keps/sig-architecture/123-newstyle/kep.yaml": false,
+		"keps/sig-node/1287-in-place-update-pod-resources/README.md":                false,
+	} {
+		if got := e.Selects(name); got != want {
+			t.Errorf("Selects(%q) = %v", name, got)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -948,9 +949,9 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	}
 	e.ID = src.ID(e.Number)
 
-	if e.Title = value("title"); e.Title == "" || strings.EqualFold(e.Title, "n/a") {
+	if e.Title = value("title"); e.Title == "" || placeholder(e.Title) {
 		delete(e.From, "title")
-		if e.Title = firstTitle(doc); e.Title != "" {
+		if e.Title = headingTitle(doc, e.ID); e.Title != "" {
 			e.From["title"] = FromHeading
 		} else if format == registry.FormatKEP {
 			e.Title = titleFromPath(path.Dir(r.path)) // keps/sig-x/1287-in-place-update/kep.yaml
@@ -961,7 +962,7 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 			e.From["title"] = FromFileName
 		}
 	}
-	e.Title = oneLine(strings.Trim(e.Title, "`' "))
+	e.Title = oneLine(unquote(strings.TrimSpace(e.Title)))
 	e.Status = oneLine(value("status"))
 	if created := value("created"); created != "" {
 		t, err := registry.ParseTime(created)
@@ -1013,19 +1014,106 @@ func lookup(meta map[string]string, keys ...string) string {
 	return ""
 }
 
-func firstTitle(doc *ep.Document) string {
+// headingTitle is the title a document's headings give (issue 33 §2):
+// its first heading, cleaned of a banner that only names the proposal
+// ("RFC0001 for Presto", alone or before ": the title") and of a
+// template's "[Title]" marker; none when that heading is a generic section
+// name ("Summary", as Rust RFCs start) rather than a title.
+func headingTitle(doc *ep.Document, id string) string {
 	if doc == nil {
 		return ""
 	}
 	for _, s := range doc.Sections {
-		if s.Title != "" {
-			return s.Title
+		t := cleanHeading(s.Title, id)
+		switch {
+		case t == "":
+			continue
+		case genericHeadings[strings.ToLower(t)]:
+			return ""
 		}
+		return t
 	}
 	return ""
 }
 
+// genericHeadings are section names proposal templates use, never a
+// proposal's title.
+var genericHeadings = map[string]bool{"summary": true, "abstract": true, "motivation": true, "introduction": true,
+	"overview": true, "background": true, "contents": true, "table of contents": true, "proposers": true,
+	"related issues": true, "note": true, "notes": true, "history": true}
+
+func cleanHeading(t, id string) string {
+	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
+	if head, rest, ok := strings.Cut(t, ":"); ok && idBanner(head, id) {
+		t = rest
+	} else if idBanner(t, id) {
+		return ""
+	}
+	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
+	if len(t) >= 7 && strings.EqualFold(t[:7], "[title]") {
+		t = strings.TrimSpace(t[7:])
+	}
+	if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") && !strings.Contains(t[1:len(t)-1], "]") {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	return t
+}
+
+// idBanner reports whether a heading only names the proposal: the letters
+// of its id and a number (any: Presto's RFC 8 says "RFC0"), alone or
+// followed by "for ...": "RFC-0001 for Presto".
+func idBanner(heading, id string) bool {
+	letters := strings.TrimRightFunc(bannerKey(id), func(r rune) bool { return r >= '0' && r <= '9' })
+	h, ok := strings.CutPrefix(bannerKey(heading), letters)
+	if letters == "" || !ok {
+		return false
+	}
+	rest := strings.TrimLeft(h, "0123456789")
+	if rest == h { // no number: only "RFC for Presto" names the proposal
+		return strings.HasPrefix(rest, "for")
+	}
+	return rest == "" || strings.HasPrefix(rest, "for")
+}
+
+// bannerKey lower-cases s and keeps its letters and digits: "RFC-0001 for
+// Presto" is "rfc0001forpresto".
+func bannerKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= '0' && r <= '9' || unicode.IsLetter(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unquote drops one pair of backticks or quotes around a whole title
+// (Rust's "Feature Name: `ptr-meta`"), never quoting inside it ("Allow
+// writing union types as ``X | Y``", PEP 604).
+func unquote(t string) string {
+	for _, q := range []string{"`", "'"} {
+		if len(t) > 2 && strings.HasPrefix(t, q) && strings.HasSuffix(t, q) && !strings.Contains(t[1:len(t)-1], q) {
+			return strings.TrimSpace(t[1 : len(t)-1])
+		}
+	}
+	return t
+}
+
+// placeholder reports whether a declared title is a stand-in for none
+// ("none", "N/A", "NA", "-", "TBD", a template's "[Title]" or "{title}").
+func placeholder(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	switch v {
+	case "", "none", "n/a", "na", "-", "tbd", "todo", "not applicable":
+		return true
+	}
+	return strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}")
+}
+
 var digitRun = regexp.MustCompile(`[0-9]+`)
+
+// idPrefix is a file name's leading proposal id: "RFC-0008-".
+var idPrefix = regexp.MustCompile(`^[A-Za-z]+[-_]?[0-9]+[-_]`)
 
 // numberFromPath takes the first run of digits of the file name, then of
 // its folder (keps/sig-node/1287-in-place-update/README.md).
@@ -1036,9 +1124,11 @@ func numberFromPath(p string) string {
 	return digitRun.FindString(path.Base(path.Dir(p)))
 }
 
-// titleFromPath turns "text/2580-ptr-meta.md" into "ptr meta".
+// titleFromPath turns "text/2580-ptr-meta.md" into "ptr meta" and
+// "RFC-0008-plan-checker.md" into "plan checker".
 func titleFromPath(p string) string {
 	base := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	base = idPrefix.ReplaceAllString(base, "") // RFC-0008-plan-checker.md
 	base = strings.TrimLeft(base, "0123456789-_")
 	return strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
 }

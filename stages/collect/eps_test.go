@@ -113,12 +113,12 @@ func TestParseEPFamilies(t *testing.T) {
 		{"DEP: a field list after the title, dates with non-breaking hyphens",
 			registry.EPSource{Name: "DEP {n}", Format: registry.FormatRST, Metadata: registry.Declared{Number: []string{"field:DEP"}}},
 			rawEP{path: "final/0014-background-workers.rst", content: []byte(dep)},
-			EP{Number: "14", ID: "DEP 14", Title: "DEP 0014: Background workers", Status: "Accepted", Created: date("2024-02-07"), CreatedFrom: "metadata", Format: ep.RST},
+			EP{Number: "14", ID: "DEP 14", Title: "Background workers", Status: "Accepted", Created: date("2024-02-07"), CreatedFrom: "metadata", Format: ep.RST},
 			map[string]string{"number": "field:DEP", "title": FromHeading, "status": "field:Status", "created": "field:Created"}, ""},
 		{"SLEP: number from the folder, a continued field, a year and month",
 			registry.EPSource{Name: "SLEP {n}", Format: registry.FormatRST},
 			rawEP{path: "slep006/proposal.rst", content: []byte(slep)},
-			EP{Number: "6", ID: "SLEP 6", Title: "SLEP006: Routing", Status: "Withdrawn (superseded by :ref:`SLEP007 <slep_007>`)", Created: date("2019-04-01"), CreatedFrom: "metadata", Format: ep.RST},
+			EP{Number: "6", ID: "SLEP 6", Title: "Routing", Status: "Withdrawn (superseded by :ref:`SLEP007 <slep_007>`)", Created: date("2019-04-01"), CreatedFrom: "metadata", Format: ep.RST},
 			map[string]string{"number": FromFileName, "title": FromHeading, "status": "field:Status", "created": "field:Created"}, ""},
 		{"gRFC: bullets, a lettered number from the file name, no created date",
 			registry.EPSource{Name: "gRFC {n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{
@@ -214,5 +214,48 @@ func TestUnreadableDate(t *testing.T) {
 	want := []string{`keps/sig-x/9-some/kep.yaml:4: created date (front-matter:creation-date): "yyyy-mm-dd" is not a date (want 2006-01-02 or 2006-01-02T15:04:05Z); listed without a created date`}
 	if !reflect.DeepEqual(e.Warnings, want) || !e.Created.IsZero() || e.CreatedFrom != CreatedUnreadable || e.From["created"] != "" {
 		t.Errorf("warnings %q, created %v from %q (%q)", e.Warnings, e.Created, e.CreatedFrom, e.From["created"])
+	}
+}
+
+// TestTitles: a title is the declared one, else the first heading, never
+// a banner that only names the proposal, a template's [Title] marker, a
+// generic section name or a placeholder value (issue 33 §2; the sources
+// are the first lines of the real documents named).
+func TestTitles(t *testing.T) {
+	presto := registry.EPSource{Name: "RFC-{n}", Format: registry.FormatMarkdown}
+	rust := registry.EPSource{Name: "RFC {n}", Format: registry.FormatRustRFC}
+	pep := registry.EPSource{Name: "PEP {n}", Format: registry.FormatPEP}
+	for _, tt := range []struct {
+		src        registry.EPSource
+		path, text string
+		want       string
+	}{
+		// prestodb/rfcs RFC-0001-nan-definition.md
+		{presto, "RFC-0001-nan-definition.md", "# **RFC0001 for Presto**\n\n\n## Defining behavior for NaN values\n\nProposers\n", "Defining behavior for NaN values"},
+		// RFC-0006-expression-eval.md
+		{presto, "RFC-0006-expression-eval.md", "# **RFC-0006 for Presto: Constant Folding via Expression Evaluation**\n\n## [Title]\n", "Constant Folding via Expression Evaluation"},
+		// RFC-0007-remote-functions.md
+		{presto, "RFC-0007-remote-functions.md", "# **RFC-0007 for Presto**\n\n## [Title] REST API for remote functions\n", "REST API for remote functions"},
+		// RFC-0008-plan-checker.md: the template's banner and marker, unfilled
+		{presto, "RFC-0008-plan-checker.md", "# **RFC0 for Presto**\n\nSee CONTRIBUTING.md.\n\n## [Title]\n\nProposers\n\n## [Related Issues]\n", "plan checker"},
+		// RFC-0010-access-control-filters-masks.md
+		{presto, "RFC-0010-access-control-filters-masks.md", "# **RFC-0010 for Presto**\n\n## [Access Control Row Filters and Column Masks]\n", "Access Control Row Filters and Column Masks"},
+		// rust-lang/rfcs text/0179-and-mut-patterns.md: no Feature Name
+		{rust, "text/0179-and-mut-patterns.md", "- Start Date: 2014-07-23\n- RFC PR: [rust-lang/rfcs#179](x)\n\n## Summary\n\nChange pattern matching.\n", "and mut patterns"},
+		// text/1068-rust-governance.md: Feature Name: not applicable
+		{rust, "text/1068-rust-governance.md", "- Feature Name: not applicable\n- Start Date: 2015-02-27\n\n# Summary\n", "rust governance"},
+		// text/2580-ptr-meta.md
+		{rust, "text/2580-ptr-meta.md", "- Feature Name: `ptr-meta`\n- Start Date: 2018-10-26\n\n## Summary\n", "ptr-meta"},
+		// python/peps peps/pep-0604.rst
+		{pep, "peps/pep-0604.rst", "PEP: 604\nTitle: Allow writing union types as ``X | Y``\nStatus: Final\nCreated: 28-Aug-2019\n\nAbstract\n========\n", "Allow writing union types as ``X | Y``"},
+	} {
+		e, reason := parseEP(&tt.src, rawEP{path: tt.path, content: []byte(tt.text)})
+		if reason != "" {
+			t.Errorf("%s: %s", tt.path, reason)
+			continue
+		}
+		if e.Title != tt.want {
+			t.Errorf("%s: title %q, want %q", tt.path, e.Title, tt.want)
+		}
 	}
 }
