@@ -1088,8 +1088,8 @@ func bannerKey(s string) string {
 }
 
 // unquote drops one pair of backticks or quotes around a whole title
-// (Rust's "Feature Name: `ptr-meta`"), never quoting inside it ("Allow
-// writing union types as “X | Y“", PEP 604).
+// (Rust's "Feature Name: `ptr-meta`"), never quoting inside it (PEP
+// 604's title ends with X | Y in double backticks).
 func unquote(t string) string {
 	for _, q := range []string{"`", "'"} {
 		if len(t) > 2 && strings.HasPrefix(t, q) && strings.HasSuffix(t, q) && !strings.Contains(t[1:len(t)-1], q) {
