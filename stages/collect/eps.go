@@ -963,7 +963,9 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 		}
 	}
 	e.Title = oneLine(unquote(strings.TrimSpace(e.Title)))
-	e.Status = oneLine(value("status"))
+	if e.Status = plainStatus(oneLine(value("status"))); e.Status == "" {
+		delete(e.From, "status")
+	}
 	if created := value("created"); created != "" {
 		t, err := registry.ParseTime(created)
 		if err != nil {
@@ -1044,7 +1046,7 @@ var genericHeadings = map[string]bool{"summary": true, "abstract": true, "motiva
 
 func cleanHeading(t, id string) string {
 	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
-	if head, rest, ok := strings.Cut(t, ":"); ok && idBanner(head, id) {
+	if head, rest, ok := strings.Cut(t, ":"); ok && (idBanner(head, id) || idTail(head, id)) {
 		t = rest
 	} else if idBanner(t, id) {
 		return ""
@@ -1075,12 +1077,28 @@ func idBanner(heading, id string) bool {
 	return rest == "" || strings.HasPrefix(rest, "for")
 }
 
-// bannerKey lower-cases s and keeps its letters and digits: "RFC-0001 for
-// Presto" is "rfc0001forpresto".
+// idTail reports whether a title's prefix is the end of the proposal's
+// id with its number: gRFC A103's "A103: xDS Composite Filter".
+func idTail(head, id string) bool {
+	h := bannerKey(head)
+	return strings.ContainsAny(h, "0123456789") && strings.HasSuffix(bannerKey(id), h)
+}
+
+// bannerKey lower-cases s and keeps its letters and digits, without the
+// leading zeros of numbers: "RFC-0001 for Presto" is "rfc1forpresto".
 func bannerKey(s string) string {
 	var b strings.Builder
+	inNumber := false
 	for _, r := range strings.ToLower(s) {
-		if r >= '0' && r <= '9' || unicode.IsLetter(r) {
+		switch {
+		case r >= '0' && r <= '9':
+			if r == '0' && !inNumber {
+				continue
+			}
+			inNumber = true
+			b.WriteRune(r)
+		case unicode.IsLetter(r):
+			inNumber = false
 			b.WriteRune(r)
 		}
 	}
@@ -1097,6 +1115,24 @@ func unquote(t string) string {
 		}
 	}
 	return t
+}
+
+// rstRole is reStructuredText's interpreted text with a role, with or
+// without a target: :ref:`SLEP007 <slep_007>`.
+var rstRole = regexp.MustCompile("(?::[A-Za-z][A-Za-z0-9_.+-]*:)`([^`<]*?)\\s*(?:<[^`>]*>)?`")
+
+// plainStatus is a declared status as plain text (issue 33 §2): roles and
+// emphasis give their text (SLEP 4's "Withdrawn (superseded by
+// :ref:`SLEP007 <slep_007>`)"), and a template's unfilled value, a list
+// in braces or angle brackets (gRFC A103's "{Draft, In Review, ...}"),
+// is no status.
+func plainStatus(v string) string {
+	v = strings.TrimSpace(v)
+	if len(v) > 1 && (v[0] == '{' && v[len(v)-1] == '}' || v[0] == '<' && v[len(v)-1] == '>') {
+		return ""
+	}
+	v = rstRole.ReplaceAllString(v, "$1")
+	return strings.TrimSpace(strings.Trim(v, "`*_ "))
 }
 
 // placeholder reports whether a declared title is a stand-in for none

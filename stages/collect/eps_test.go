@@ -118,13 +118,13 @@ func TestParseEPFamilies(t *testing.T) {
 		{"SLEP: number from the folder, a continued field, a year and month",
 			registry.EPSource{Name: "SLEP {n}", Format: registry.FormatRST},
 			rawEP{path: "slep006/proposal.rst", content: []byte(slep)},
-			EP{Number: "6", ID: "SLEP 6", Title: "Routing", Status: "Withdrawn (superseded by :ref:`SLEP007 <slep_007>`)", Created: date("2019-04-01"), CreatedFrom: "metadata", Format: ep.RST},
+			EP{Number: "6", ID: "SLEP 6", Title: "Routing", Status: "Withdrawn (superseded by SLEP007)", Created: date("2019-04-01"), CreatedFrom: "metadata", Format: ep.RST},
 			map[string]string{"number": FromFileName, "title": FromHeading, "status": "field:Status", "created": "field:Created"}, ""},
 		{"gRFC: bullets, a lettered number from the file name, no created date",
 			registry.EPSource{Name: "gRFC {n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{
 				Number: []string{`path:^([AGLP][0-9]+)-`}, Status: []string{"bullet:Status"}}},
 			rawEP{path: "A27-xds-global-load-balancing.md", content: []byte(grfc)},
-			EP{Number: "A27", ID: "gRFC A27", Title: "A27: xDS-Based Global Load Balancing", Status: "Implemented", Format: ep.Markdown},
+			EP{Number: "A27", ID: "gRFC A27", Title: "xDS-Based Global Load Balancing", Status: "Implemented", Format: ep.Markdown},
 			map[string]string{"number": `path:^([AGLP][0-9]+)-`, "title": FromHeading, "status": "bullet:Status"}, ""},
 		{"Prometheus: bold bullets, the value in code",
 			registry.EPSource{Name: "PROM-{n}", Format: registry.FormatMarkdown, Metadata: registry.Declared{Status: []string{"bullet:Implementation Status", "bullet:Implementation"}}},
@@ -256,6 +256,28 @@ func TestTitles(t *testing.T) {
 		}
 		if e.Title != tt.want {
 			t.Errorf("%s: title %q, want %q", tt.path, e.Title, tt.want)
+		}
+	}
+}
+
+// TestStatuses: a status is plain text, and a template's unfilled value is
+// none (issue 33 §2).
+func TestStatuses(t *testing.T) {
+	grfc := registry.EPSource{Name: "gRFC {n}", Format: registry.FormatMarkdown,
+		Metadata: registry.Declared{Number: []string{"path:^([AGLP][0-9]+)-"}, Status: []string{"bullet:Status"}}}
+	for _, tt := range []struct {
+		path, text, want string
+	}{
+		// grpc/proposal A103-xds-composite-filter.md
+		{"A103-xds-composite-filter.md", "A103: xDS Composite Filter\n----\n* Author(s): markdroth\n* Status: {Draft, In Review, Ready for Implementation, Implemented}\n* Implemented in: <language, ...>\n", ""},
+		{"A27-xds-global-load-balancing.md", "A27: xDS-Based Global Load Balancing\n----\n* Status: **Implemented**\n", "Implemented"},
+	} {
+		e, reason := parseEP(&grfc, rawEP{path: tt.path, content: []byte(tt.text)})
+		if reason != "" {
+			t.Fatalf("%s: %s", tt.path, reason)
+		}
+		if _, from := e.From["status"]; e.Status != tt.want || from != (tt.want != "") {
+			t.Errorf("%s: status %q (from %q), want %q", tt.path, e.Status, e.From["status"], tt.want)
 		}
 	}
 }
