@@ -262,7 +262,7 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 		return err
 	}
 	pr.funnel.EPs = len(eps)
-	eps = pr.filterStatus(eps)
+	eps = pr.oneEach(pr.filterStatus(eps))
 
 	pr.funnel.consider(StepLinked, len(eps))
 	var pairs []*pair

@@ -136,21 +136,46 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 	} else {
 		pr.funnel.consider(StepEPs, len(eps))
 	}
-	// One proposal per number: the first path wins, later ones are
-	// dropped (a PEP kept as .txt and .rst, a renamed KEP folder).
+	// Documents that share a number are all kept here (KEP-2133 is a
+	// replaced KEP and an implemented one): the status filter judges each,
+	// and only then does oneEach keep one per number for collection.
 	sort.SliceStable(eps, func(i, j int) bool { return eps[i].Path < eps[j].Path })
+	sort.SliceStable(eps, func(i, j int) bool { return numberLess(eps[i].Number, eps[j].Number) })
+	return eps, nil
+}
+
+// oneEach keeps one proposal per number, the first by path, since a
+// candidate id names one proposal; the others are dropped at the status
+// step, after the filter, so that a twin the filter drops never takes the
+// other with it (issue 33 §1).
+func (pr *projectRun) oneEach(eps []*EP) []*EP {
 	seen := map[string]*EP{}
 	var out []*EP
 	for _, e := range eps {
 		if first, dup := seen[e.Number]; dup {
-			pr.funnel.drop(Drop{EP: e.ID, Path: e.Path, Step: StepEPs, Reason: fmt.Sprintf("duplicate of %s in %s", first.ID, first.Path)})
+			pr.funnel.drop(Drop{EP: e.ID, Path: e.Path, Step: StepStatus, Reason: fmt.Sprintf("same number as %s in %s: a candidate names one proposal per number", first.ID, first.Path)})
 			continue
 		}
 		seen[e.Number] = e
 		out = append(out, e)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return numberLess(out[i].Number, out[j].Number) })
-	return out, nil
+	return out
+}
+
+// twinWarnings warns on each proposal that shares its number with
+// another listed one, naming the other's path ("ep list" lists both).
+func twinWarnings(eps []*EP) {
+	paths := map[string][]string{}
+	for _, e := range eps {
+		paths[e.Number] = append(paths[e.Number], e.Path)
+	}
+	for _, e := range eps {
+		for _, p := range paths[e.Number] {
+			if p != e.Path {
+				e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %s is also %s; collect keeps the first by path", e.Path, e.ID, p))
+			}
+		}
+	}
 }
 
 // numberLess orders numeric ids numerically, then others by text.

@@ -281,3 +281,36 @@ func TestStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestTwinNumbers: KEP-2133 is two documents, a replaced one and an
+// implemented one. The status filter drops the replaced one alone, and the
+// implemented one stays; of two twins that both pass, the first by path
+// is kept and the other dropped, named (issue 33 §1).
+func TestTwinNumbers(t *testing.T) {
+	p := &registry.Project{Name: "kubernetes", EPs: registry.EPSource{Name: "KEP-{n}", Statuses: []string{"implementable", "implemented"}}}
+	pr := &projectRun{p: p, funnel: newProjectFunnel(p.Name, nil), stale: map[string][]staleInfo{}}
+	eps := []*EP{
+		{Number: "2133", ID: "KEP-2133", Status: "replaced", Path: "keps/sig-cloud-provider/2133-out-of-tree-credential-provider/kep.yaml"},
+		{Number: "2133", ID: "KEP-2133", Status: "implemented", Path: "keps/sig-node/2133-kubelet-credential-providers/kep.yaml"},
+		{Number: "7", ID: "KEP-7", Status: "implemented", Path: "keps/a/7-x/kep.yaml"},
+		{Number: "7", ID: "KEP-7", Status: "implemented", Path: "keps/b/7-y/kep.yaml"},
+	}
+	var got []string
+	for _, e := range pr.oneEach(pr.filterStatus(eps)) {
+		got = append(got, e.Path)
+	}
+	if want := []string{"keps/sig-node/2133-kubelet-credential-providers/kep.yaml", "keps/a/7-x/kep.yaml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("kept %q", got)
+	}
+	var drops []string
+	for _, d := range pr.funnel.Dropped {
+		drops = append(drops, d.Path+": "+d.Reason)
+	}
+	want := []string{
+		"keps/sig-cloud-provider/2133-out-of-tree-credential-provider/kep.yaml: status replaced is not one of implementable, implemented",
+		"keps/b/7-y/kep.yaml: same number as KEP-7 in keps/a/7-x/kep.yaml: a candidate names one proposal per number",
+	}
+	if !reflect.DeepEqual(drops, want) {
+		t.Errorf("drops %q", drops)
+	}
+}

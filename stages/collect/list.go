@@ -93,6 +93,7 @@ func listProject(ctx context.Context, st *Stage, ws *workspace.Workspace, p *reg
 		return l
 	}
 	eps = pr.filterStatus(eps)
+	twinWarnings(eps)
 	l.Files = pr.funnel.step(StepEPs).Considered
 	l.Dropped = append(l.Dropped, pr.funnel.Dropped...)
 	for _, e := range eps {

@@ -72,20 +72,25 @@ func TestList(t *testing.T) {
 		Proposals: []Proposal{
 			{Number: "7", ID: "WEP 7", Title: "Widgets", Status: "Implemented", Created: "2025-01-02", Path: "p/0007-widgets.md",
 				From: map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Implementation Status", "created": "git"}},
+			// Two documents with one number are both listed, each with a
+			// warning naming the other (issue 33 §1).
 			{Number: "8", ID: "WEP 8", Title: "Gadgets again", Status: "Implemented", Created: "2025-01-25", Path: "p/0008-again.md",
-				From: map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Status", "created": "git"}},
+				From:     map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Status", "created": "git"},
+				Warnings: []string{"p/0008-again.md: WEP 8 is also p/0008-gadgets.md; collect keeps the first by path"}},
+			{Number: "8", ID: "WEP 8", Title: "Gadgets", Status: "Implemented", Created: "2024-12-01", Path: "p/0008-gadgets.md",
+				From:     map[string]string{"number": "file name", "title": "first heading", "status": "bullet:Status", "created": "bullet:Created"},
+				Warnings: []string{"p/0008-gadgets.md: WEP 8 is also p/0008-again.md; collect keeps the first by path"}},
 		},
 		Dropped: []Drop{
 			{EP: "p/0010-latin.md", Path: "p/0010-latin.md", Step: StepEPs, Reason: "line 1: invalid UTF-8 encoding (EP documents must be UTF-8)"},
 			{EP: "p/0011-link.md", Path: "p/0011-link.md", Step: StepEPs, Reason: "unreadable: a symbolic link; only regular files are read"},
 			{EP: "p/0012-huge.md", Path: "p/0012-huge.md", Step: StepEPs, Reason: "unreadable: 1048577 bytes, more than the EP size cap of 1 MiB"},
 			{EP: "p/README.md", Path: "p/README.md", Step: StepEPs, Reason: "no proposal number in the metadata or the file name of p/README.md"},
-			{EP: "WEP 8", Path: "p/0008-gadgets.md", Step: StepEPs, Reason: "duplicate of WEP 8 in p/0008-again.md"},
 			{EP: "WEP 2024", Path: "p/2024-01-05-widgets.md", Step: StepStatus, Reason: "status (none) is not one of Implemented"},
 		},
-		Count: Count{Proposals: 2, Title: 2, Status: 2, Created: 2},
-		From: map[string]map[string]int{"number": {"file name": 2}, "title": {"first heading": 2},
-			"status": {"bullet:Implementation Status": 1, "bullet:Status": 1}, "created": {"git": 2}},
+		Count: Count{Proposals: 3, Title: 3, Status: 3, Created: 3},
+		From: map[string]map[string]int{"number": {"file name": 3}, "title": {"first heading": 3},
+			"status": {"bullet:Implementation Status": 1, "bullet:Status": 2}, "created": {"git": 2, "bullet:Created": 1}},
 	}
 	if !reflect.DeepEqual(l, want) {
 		got, _ := json.MarshalIndent(l, "", "  ")
