@@ -128,6 +128,8 @@ func TestParseTimeProposalSpellings(t *testing.T) {
 		"20241206":             "2024-12-06T00:00:00Z", // an OpenTofu file name's
 		"(2016-06-17)":         "2016-06-17T00:00:00Z", // a Rust RFC's
 		"2023-10-3":            "2023-10-03T00:00:00Z",
+		"July 2021":            "2021-07-01T00:00:00Z", // pandas PDEP-7's
+		"3 August 2022":        "2022-08-03T00:00:00Z", // pandas PDEP-1's
 	} {
 		got, err := ParseTime(in)
 		if err != nil || got.Format(time.RFC3339) != want {

@@ -1052,7 +1052,8 @@ func contains(list []string, s string) bool {
 // RFC 3339 ("2026-03-15T10:00:00Z"), an ISO date ("2026-03-15", taken at
 // 00:00 UTC; "2023-10-3" too, and in brackets), a year and month ("2019-04", a SLEP's), a PEP date
 // ("24-Mar-2020"), a JEP's "2024/01/15 10:30", Confluence's "Mar 04,
-// 2025", a file name's "20241206" and a few common spellings. Unicode
+// 2025", a file name's "20241206", a month ("July 2021") and a few common
+// spellings. Unicode
 // hyphens and dashes count as "-" (a DEP writes its dates with
 // non-breaking hyphens, U+2011).
 func ParseTime(s string) (time.Time, error) {
@@ -1063,6 +1064,7 @@ func ParseTime(s string) (time.Time, error) {
 		time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02", "2006-1-2",
 		"02-Jan-2006", "2-Jan-2006", "02-January-2006", "2006/01/02", "2006/01/02 15:04", "02 Jan 2006", "2 Jan 2006",
 		"January 2, 2006", "Jan 2, 2006", "2 January 2006", "02.01.2006", "2006-01", "20060102",
+		"January 2006", "Jan 2006", // a month (pandas PDEP-7: "July 2021"), taken as its first day
 	} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), nil

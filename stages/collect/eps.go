@@ -1228,6 +1228,9 @@ func topScalars(src []byte) (map[string]string, error) {
 			if _, isAlias := mv.Value.(*ast.AliasNode); isAlias {
 				continue
 			}
+			if _, isNull := mv.Value.(*ast.NullNode); isNull {
+				continue // "title:" with nothing after it is no title (kueue KEP-77)
+			}
 			if tk := s.GetToken(); tk != nil {
 				meta[strings.TrimSpace(mv.Key.GetToken().Value)] = tk.Value
 			}

@@ -314,3 +314,14 @@ func TestTwinNumbers(t *testing.T) {
 		t.Errorf("drops %q", drops)
 	}
 }
+
+// TestKEPEmptyTitle: an empty kep.yaml value is no value, not the text
+// "null" (kubernetes-sigs/kueue KEP-77's "title:"): the title comes from
+// the folder's name.
+func TestKEPEmptyTitle(t *testing.T) {
+	e, reason := parseEP(&registry.EPSource{Name: "KEP-{n}", Format: registry.FormatKEP},
+		rawEP{path: "keps/77-dynamically-sized-jobs/kep.yaml", content: []byte("title:\nkep-number: 77\nstatus: implementable\n"), text: []byte("Text.\n")})
+	if reason != "" || e.Title != "dynamically sized jobs" || e.From["title"] != FromFileName {
+		t.Errorf("reason %q, title %q from %q", reason, e.Title, e.From["title"])
+	}
+}
