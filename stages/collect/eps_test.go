@@ -325,3 +325,30 @@ func TestKEPEmptyTitle(t *testing.T) {
 		t.Errorf("reason %q, title %q from %q", reason, e.Title, e.From["title"])
 	}
 }
+
+// TestCSharpChampionIssues: the shipped registry's roslyn entry reads the
+// champion issue in every form dotnet/csharplang's specs write it (the
+// fifth line of each file named; issue 33 §1).
+func TestCSharpChampionIssues(t *testing.T) {
+	reg, err := registry.Load("../../data/projects.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := reg.Project("roslyn")
+	if !ok {
+		t.Fatal("no roslyn entry")
+	}
+	for _, tt := range []struct{ path, line, want string }{
+		{"proposals/csharp-12.0/primary-constructors.md", "Champion issue: <https://github.com/dotnet/csharplang/issues/2691>", "2691"},
+		{"proposals/csharp-8.0/readonly-instance-members.md", "Champion issue: <<https://github.com/dotnet/csharplang/issues/1710>>", "1710"},
+		{"proposals/csharp-15.0/labeled-break-continue.md", "* Championed issue: https://github.com/dotnet/csharplang/issues/9875", "9875"},
+		{"proposals/csharp-11.0/low-level-struct-improvements.md", "Champion issues: <https://github.com/dotnet/csharplang/issues/1147>, <https://github.com/dotnet/csharplang/issues/6476>", "1147"},
+		{"proposals/multiple-using-var-discards.md", "Champion issue (anonymous using declarations): <https://github.com/dotnet/csharplang/issues/8606>", "8606"},
+	} {
+		text := "# A proposal\n\n[!INCLUDE[Specletdisclaimer](../speclet-disclaimer.md)]\n\n" + tt.line + "\n\n## Summary\n"
+		e, reason := parseEP(&p.EPs, rawEP{path: tt.path, content: []byte(text)})
+		if reason != "" || e.Number != tt.want {
+			t.Errorf("%s: %+v, reason %q; want number %s", tt.path, e, reason, tt.want)
+		}
+	}
+}
