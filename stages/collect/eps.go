@@ -446,10 +446,12 @@ func blob(b *object.Blob) ([]byte, error) {
 
 // dateFromHistory gives proposals without a created date the author date
 // of the oldest commit that added their file (Prometheus proposals carry
-// no date). A file renamed with its content unchanged is followed to its
-// earlier path, as "git log --follow" follows an exact rename (Prometheus
-// renamed its proposals in 2025, keeping their text); a file renamed and
-// changed in one commit is dated by the rename.
+// no date). A file renamed is followed to its earlier path, as "git log
+// --follow" follows a rename: with its content unchanged (Prometheus
+// renamed its proposals in 2025, keeping their text), or changed in the
+// same commit when at least half its lines are those of a file the commit
+// deleted (git's default rename threshold; csharplang moved its C# 15
+// specs into proposals/csharp-15.0/ with edits; issue 33 §2).
 //
 // Each commit is compared with its first parent only in the folders that
 // hold a proposal, and a folder whose tree is unchanged is skipped: the
@@ -576,7 +578,11 @@ func (h *history) visit(r *git.Repository, c *object.Commit) error {
 			if err != nil {
 				continue
 			}
-			if old := h.blobIndex(ptree)[entry.Hash]; old != "" {
+			old := h.blobIndex(ptree)[entry.Hash]
+			if old == "" {
+				old = renamedFrom(r, ptree, c, entry.Hash)
+			}
+			if old != "" {
 				// The earlier path (which may be another proposal's
 				// too) is dated in this walk from here on, and in the
 				// next one, for the commits seen already.
@@ -590,6 +596,70 @@ func (h *history) visit(r *git.Repository, c *object.Commit) error {
 		}
 	}
 	return nil
+}
+
+// renamedFrom returns the path of the file commit c deleted from its
+// parent's tree whose lines are most like those of the blob it added, at
+// least half alike; "" when there is none.
+func renamedFrom(r *git.Repository, ptree *object.Tree, c *object.Commit, added plumbing.Hash) string {
+	ctree, err := c.Tree()
+	if err != nil {
+		return ""
+	}
+	changes, err := object.DiffTree(ptree, ctree)
+	if err != nil {
+		return ""
+	}
+	text := func(h plumbing.Hash) []byte {
+		b, err := r.BlobObject(h)
+		if err != nil {
+			return nil
+		}
+		data, _ := blob(b)
+		return data
+	}
+	now := text(added)
+	best, bestScore := "", 0.5
+	for _, ch := range changes {
+		if ch.To.Name != "" || ch.From.Name == "" || !ch.From.TreeEntry.Mode.IsFile() {
+			continue // only deletions
+		}
+		if score := similarity(now, text(ch.From.TreeEntry.Hash)); score >= bestScore {
+			best, bestScore = ch.From.Name, score
+		}
+	}
+	return best
+}
+
+// similarity is the share of non-blank lines two texts have in common,
+// counted with their repeats: 2 * common / (lines of a + lines of b).
+// Blank lines, which every text shares, do not count.
+func similarity(a, b []byte) float64 {
+	lines := func(t []byte) []string {
+		var out []string
+		for _, l := range strings.Split(string(t), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	la, lb := lines(a), lines(b)
+	if len(la) == 0 || len(lb) == 0 {
+		return 0
+	}
+	count := map[string]int{}
+	for _, l := range la {
+		count[l]++
+	}
+	common := 0
+	for _, l := range lb {
+		if count[l] > 0 {
+			count[l]--
+			common++
+		}
+	}
+	return 2 * float64(common) / float64(len(la)+len(lb))
 }
 
 // folder returns the tree hash and the entries of the folder dir of the

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -131,5 +132,57 @@ func TestListUnreadable(t *testing.T) {
 	}
 	if _, err := List(context.Background(), reg, []string{"nope"}, nil); err == nil || err.Error() != reg.File+` has no project "nope"; it has cpython, issues` {
 		t.Errorf("unknown project: %v", err)
+	}
+}
+
+// TestListRenamedWithEdits: a proposal moved to a new path with edits in
+// the same commit (csharplang's C# 15 specs) is dated by the commit that
+// added its first path, when at least half its lines are the deleted
+// file's; a file added beside an unrelated deletion keeps its own date
+// (issue 33 §2).
+func TestListRenamedWithEdits(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "proposals")
+	r, err := git.PlainInit(repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := func(d int) time.Time { return time.Date(2025, 1, d, 10, 0, 0, 0, time.UTC) }
+	var body strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&body, "Line %d of the specification.\n", i)
+	}
+	spec := "# Labeled break\n\n" + body.String()
+	commitAt(t, r, repo, map[string]string{"p/labeled-break.md": spec, "p/notes.md": "# Notes\n\nUnrelated.\n"}, day(2), day(2))
+	for _, f := range []string{"p/labeled-break.md", "p/notes.md"} {
+		if err := os.Remove(filepath.Join(repo, filepath.FromSlash(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edited := strings.Replace(spec, "Line 3 of", "Line three of", 1) + "A new paragraph.\n"
+	commitAt(t, r, repo, map[string]string{"p/csharp-15/0042-labeled-break.md": edited, "p/0043-other.md": "# Other\n\nNew text.\n"}, day(20), day(20))
+	reg := webRegistry(t, dir, `projects:
+  - name: widget
+    repo: acme/widget
+    language: Go
+    domain: tooling
+    eps:
+      kind: git
+      path: proposals
+      glob: "p/**/*.md"
+      format: markdown
+      name: "WEP {n}"
+    links: {search: {patterns: ["WEP {n}"]}}
+`)
+	ls, err := List(context.Background(), reg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ls[0].Proposals {
+		got = append(got, p.ID+" "+p.Created+" "+p.From["created"])
+	}
+	if want := []string{"WEP 42 2025-01-02 git", "WEP 43 2025-01-20 git"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("dates %q, want %q", got, want)
 	}
 }
