@@ -130,9 +130,10 @@ func writeListings(w io.Writer, listings []*collect.Listing) error {
 		}
 		if len(l.Proposals) > 0 {
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  ID\tTITLE\tSTATUS\tCREATED\tPATH")
+			fmt.Fprintln(tw, "  ID\tTITLE\tSTATUS\tCREATED\tTYPE\tAUTHORS\tLINKS\tPATH")
 			for _, p := range l.Proposals {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", p.ID, clip(p.Title, 60), orNone(clip(p.Status, 30), "-"), orNone(p.Created, "-"), p.Path)
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, clip(p.Title, 60), orNone(clip(p.Status, 30), "-"), orNone(p.Created, "-"),
+					orNone(clip(p.Type, 20), "-"), orNone(clip(strings.Join(p.Authors, ", "), 30), "-"), orNone(linksCell(p.Links), "-"), p.Path)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -156,6 +157,19 @@ func writeListings(w io.Writer, listings []*collect.Listing) error {
 		}
 	}
 	return nil
+}
+
+// linksCell shows a proposal's first declared link and how many more:
+// "rust-lang/rust#81513 +1".
+func linksCell(links []collect.Link) string {
+	if len(links) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s#%d", links[0].Repo, links[0].Number)
+	if len(links) > 1 {
+		s += fmt.Sprintf(" +%d", len(links)-1)
+	}
+	return s
 }
 
 func orNone(s, none string) string {

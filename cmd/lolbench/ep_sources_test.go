@@ -45,7 +45,7 @@ func TestEPListRun(t *testing.T) {
 	dir := t.TempDir()
 	eps := filepath.Join(dir, "clones", "deps")
 	os.MkdirAll(eps, 0o755)
-	os.WriteFile(filepath.Join(eps, "0014-background-workers.rst"), []byte("==========================\nDEP 0014: Background work\n==========================\n\n:DEP: 0014\n:Status: Accepted\n:Created: 2024-02-07\n\nAbstract\n========\n"), 0o644)
+	os.WriteFile(filepath.Join(eps, "0014-background-workers.rst"), []byte("==========================\nDEP 0014: Background work\n==========================\n\n:DEP: 0014\n:Author: Jane Doe <jane@example.org>, John Roe\n:Type: Feature\n:Status: Accepted\n:Created: 2024-02-07\n\nImplemented in https://github.com/django/django/pull/17001 and django/deps#86.\n\nAbstract\n========\n"), 0o644)
 	os.WriteFile(filepath.Join(eps, "0009-async.rst"), []byte("DEP 9: Async\n============\n\n:DEP: 9\n:Status: Final\n\nText.\n"), 0o644)
 	os.WriteFile(filepath.Join(eps, "README.rst"), []byte("Proposals\n=========\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "reg"), 0o755)
@@ -77,9 +77,11 @@ func TestEPListRun(t *testing.T) {
   title from: first heading 2
   status from: field:Status 2
   created from: field:Created 1
-  ID      TITLE            STATUS    CREATED     PATH
-  DEP 9   Async            Final     -           0009-async.rst
-  DEP 14  Background work  Accepted  2024-02-07  0014-background-workers.rst
+  type from: field:Type 1
+  authors from: field:Author 1
+  ID      TITLE            STATUS    CREATED     TYPE     AUTHORS             LINKS                   PATH
+  DEP 9   Async            Final     -           -        -                   -                       0009-async.rst
+  DEP 14  Background work  Accepted  2024-02-07  Feature  Jane Doe, John Roe  django/django#17001 +1  0014-background-workers.rst
   dropped:
     README.rst: eps: no proposal number in the metadata or the file name of README.rst
 `
@@ -93,7 +95,9 @@ func TestEPListRun(t *testing.T) {
 		t.Fatalf("json: %v, code %d\n%s", err, code, out)
 	}
 	if len(ls) != 1 || ls[0].Count != (collect.Count{Proposals: 2, Title: 2, Status: 2, Created: 1}) ||
-		!reflect.DeepEqual(ls[0].Proposals[1].From, map[string]string{"number": "field:DEP", "title": "first heading", "status": "field:Status", "created": "field:Created"}) {
+		!reflect.DeepEqual(ls[0].Proposals[1].From, map[string]string{"number": "field:DEP", "title": "first heading", "status": "field:Status", "created": "field:Created", "type": "field:Type", "authors": "field:Author"}) ||
+		!reflect.DeepEqual(ls[0].Proposals[1].Authors, []string{"Jane Doe", "John Roe"}) ||
+		!reflect.DeepEqual(ls[0].Proposals[1].Links, []collect.Link{{Repo: "django/django", Number: 17001, Kind: "pull"}, {Repo: "django/deps", Number: 86, Kind: "ref"}}) {
 		t.Errorf("json listing %+v", ls)
 	}
 
@@ -158,7 +162,7 @@ func TestEPFetchRun(t *testing.T) {
 	}
 	// What was saved is listed.
 	out, _, code = runCLI(t, "ep", "list", "--projects", reg)
-	if code != 0 || !strings.Contains(out, "  PHP RFC sealed  Sealed  Draft   -        sealed.dokuwiki\n") ||
+	if code != 0 || !strings.Contains(out, "  PHP RFC sealed  Sealed  Draft   -        -     -        -      sealed.dokuwiki\n") ||
 		!strings.Contains(out, "    missing.dokuwiki: eps: unreadable: "+srv.URL+"/rfc/missing?do=export_raw is not saved in "+filepath.Join(dir, "web", "php")+" yet; run lolbench ep fetch --projects "+reg+" --project php\n") {
 		t.Errorf("ep list after fetch: code %d\n%s", code, out)
 	}

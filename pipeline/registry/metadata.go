@@ -28,6 +28,10 @@ type Declared struct {
 	Title   []string `yaml:"title"`
 	Status  []string `yaml:"status"`
 	Created []string `yaml:"created"`
+	// Type is the kind of proposal (Standards Track, Feature); Authors
+	// its authors, one value with names separated by commas.
+	Type    []string `yaml:"type"`
+	Authors []string `yaml:"authors"`
 }
 
 // Place kinds: where a value may be kept.
@@ -110,7 +114,7 @@ func ParsePlace(s string) (Place, error) {
 }
 
 // MetadataFields names the fields of Declared, in order.
-var MetadataFields = []string{"number", "title", "status", "created"}
+var MetadataFields = []string{"number", "title", "status", "created", "type", "authors"}
 
 // Field returns the declared places of a field ("status").
 func (d *Declared) Field(name string) []string {
@@ -123,6 +127,10 @@ func (d *Declared) Field(name string) []string {
 		return d.Status
 	case "created":
 		return d.Created
+	case "type":
+		return d.Type
+	case "authors":
+		return d.Authors
 	}
 	return nil
 }
@@ -133,23 +141,30 @@ func Preset(format string) Declared {
 	switch format {
 	case FormatPEP:
 		return Declared{Number: []string{"header:PEP"}, Title: []string{"header:Title"},
-			Status: []string{"header:Status"}, Created: []string{"header:Created"}}
+			Status: []string{"header:Status"}, Created: []string{"header:Created"},
+			Type: []string{"header:Type"}, Authors: []string{"header:Author"}}
 	case FormatRST:
-		return Declared{Status: []string{"field:Status"}, Created: []string{"field:Created"}}
+		return Declared{Status: []string{"field:Status"}, Created: []string{"field:Created"},
+			Type: []string{"field:Type"}, Authors: []string{"field:Author", "field:Authors"}}
 	case FormatKEP:
 		return Declared{Number: []string{"front-matter:kep-number"}, Title: []string{"front-matter:title"},
-			Status: []string{"front-matter:status"}, Created: []string{"front-matter:creation-date"}}
+			Status: []string{"front-matter:status"}, Created: []string{"front-matter:creation-date"},
+			Authors: []string{"front-matter:authors"}}
 	case FormatRustRFC:
 		return Declared{Title: []string{"bullet:Feature Name"}, Created: []string{"bullet:Start Date"}}
 	case FormatMarkdown:
 		return Declared{Number: []string{"front-matter:id", "front-matter:number"}, Title: []string{"front-matter:title"},
 			Status:  []string{"front-matter:status"},
-			Created: []string{"front-matter:created", "front-matter:creation-date", "front-matter:start-date", "front-matter:date"}}
+			Created: []string{"front-matter:created", "front-matter:creation-date", "front-matter:start-date", "front-matter:date"},
+			Type:    []string{"front-matter:type", "front-matter:kind"},
+			Authors: []string{"front-matter:authors", "front-matter:author", "bullet:Author(s)", "bullet:Authors", "bullet:Author", "bullet:Owners"}}
 	case FormatHTML:
 		return Declared{Number: []string{"header:Number"}, Title: []string{"header:Title"},
-			Status: []string{"header:Status", "header:Current state"}, Created: []string{"header:Created"}}
+			Status: []string{"header:Status", "header:Current state"}, Created: []string{"header:Created"},
+			Type: []string{"header:Type"}, Authors: []string{"header:Author", "header:Owner"}}
 	case FormatDokuWiki:
-		return Declared{Title: []string{"header:Title"}, Status: []string{"header:Status"}, Created: []string{"header:Date"}}
+		return Declared{Title: []string{"header:Title"}, Status: []string{"header:Status"}, Created: []string{"header:Date"},
+			Authors: []string{"header:Author", "header:Authors"}}
 	}
 	return Declared{}
 }

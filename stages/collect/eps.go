@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -60,6 +62,12 @@ type EP struct {
 	URL    string
 	// Fetched is when a web page was saved.
 	Fetched time.Time
+	// Type is the kind of proposal it declares; Authors its authors.
+	Type    string
+	Authors []string
+	// Links are the GitHub pull requests and issues its metadata names
+	// (declaredLinks): how a curator pairs a proposal with its PR.
+	Links []Link
 	// Warnings name what was read but not understood, each with its file
 	// and line: a declared date that is not a date leaves Created empty
 	// (the proposal is listed, never dropped; issue 33 §1).
@@ -257,6 +265,84 @@ func kepText(e *registry.EPSource) string {
 	}
 	return "README.md"
 }
+
+// Link is a GitHub pull request or issue a proposal's metadata names.
+type Link struct {
+	// Repo is the GitHub owner/name, Number the pull request or issue.
+	Repo   string `json:"repo"`
+	Number int    `json:"number"`
+	// Kind is "pull" or "issue" from a URL; "ref" for an owner/name#n
+	// reference, which does not say.
+	Kind string `json:"kind"`
+}
+
+// linkLines bounds the lines of text declaredLinks reads: where every
+// format keeps its metadata (Rust's "- RFC PR:", Prometheus's "Related
+// Issues and PRs", Presto's "Related Issues", csharplang's champion issue).
+const linkLines = 40
+
+// maxLinks bounds the links kept per proposal.
+const maxLinks = 50
+
+var (
+	ghURL = regexp.MustCompile(`https?://github\.com/([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)/(pull|issues)/([0-9]{1,9})\b`)
+	ghRef = regexp.MustCompile(`(?:^|[\s(\[])([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)#([0-9]{1,9})\b`)
+)
+
+// declaredLinks finds the pull requests and issues a proposal declares
+// (issue 33 §2): GitHub URLs and owner/name#n references in its header or
+// front matter and in the first linkLines lines of its text, each once,
+// in order.
+func declaredLinks(s *sources) []Link {
+	var parts []string
+	keys := slices.Sorted(maps.Keys(s.header))
+	for _, k := range keys {
+		parts = append(parts, s.header[k])
+	}
+	lines := head(s.text)
+	parts = append(parts, strings.Join(lines[:min(len(lines), linkLines)], "\n"))
+	var out []Link
+	seen := map[string]bool{}
+	add := func(repo, kind, n string) {
+		num, err := strconv.Atoi(n)
+		key := strings.ToLower(repo) + "#" + n
+		if err != nil || seen[key] || len(out) >= maxLinks {
+			return
+		}
+		seen[key] = true
+		out = append(out, Link{Repo: repo, Number: num, Kind: kind})
+	}
+	for _, text := range parts {
+		for _, m := range ghURL.FindAllStringSubmatch(text, -1) {
+			kind := "issue"
+			if m[2] == "pull" {
+				kind = "pull"
+			}
+			add(m[1], kind, m[3])
+		}
+		for _, m := range ghRef.FindAllStringSubmatch(text, -1) {
+			add(m[1], "ref", m[2])
+		}
+	}
+	return out
+}
+
+// splitAuthors splits a declared authors value into names, without
+// e-mail addresses or GitHub handles' "@": "A <a@x.org>, B" is A and B.
+func splitAuthors(v string) []string {
+	v = emailAddr.ReplaceAllString(v, "")
+	var out []string
+	for _, a := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '\n' }) {
+		a = strings.TrimSpace(strings.Trim(strings.TrimSpace(a), "*-`"))
+		if a = oneLine(a); a != "" && !placeholder(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// emailAddr is an e-mail address in angle brackets or bare.
+var emailAddr = regexp.MustCompile(`<[^<>@\s]+@[^<>\s]+>|\S+@\S+\.[A-Za-z]{2,}`)
 
 // CreatedUnreadable is the CreatedFrom of a proposal whose declared
 // created date could not be read.
@@ -1061,6 +1147,13 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	if e.Status = plainStatus(oneLine(value("status"))); e.Status == "" {
 		delete(e.From, "status")
 	}
+	if e.Type = plainStatus(oneLine(value("type"))); e.Type == "" {
+		delete(e.From, "type")
+	}
+	if e.Authors = splitAuthors(value("authors")); len(e.Authors) == 0 {
+		delete(e.From, "authors")
+	}
+	e.Links = declaredLinks(s)
 	if created := value("created"); created != "" {
 		t, err := registry.ParseTime(created)
 		if err != nil {
@@ -1292,6 +1385,23 @@ func topScalars(src []byte) (map[string]string, error) {
 	}
 	for _, mv := range values {
 		if mv.Key == nil || mv.Value == nil {
+			continue
+		}
+		if seq, ok := mv.Value.(*ast.SequenceNode); ok {
+			// A list of scalars (a kep.yaml's authors) is one value.
+			var items []string
+			for _, v := range seq.Values {
+				if sc, ok := v.(ast.ScalarNode); ok {
+					if _, isAlias := v.(*ast.AliasNode); !isAlias {
+						if tk := sc.GetToken(); tk != nil {
+							items = append(items, tk.Value)
+						}
+					}
+				}
+			}
+			if len(items) > 0 {
+				meta[strings.TrimSpace(mv.Key.GetToken().Value)] = strings.Join(items, ", ")
+			}
 			continue
 		}
 		if s, ok := mv.Value.(ast.ScalarNode); ok {

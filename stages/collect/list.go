@@ -42,6 +42,11 @@ type Proposal struct {
 	URL     string `json:"url,omitempty"`
 	// From names, per field, the place its value was read from.
 	From map[string]string `json:"from"`
+	// Type, Authors and Links are what the proposal declares: its kind,
+	// its authors, the GitHub pull requests and issues its metadata names.
+	Type    string   `json:"type,omitempty"`
+	Authors []string `json:"authors,omitempty"`
+	Links   []Link   `json:"links,omitempty"`
 	// Warnings name what was read but not understood, with file and line.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -97,7 +102,7 @@ func listProject(ctx context.Context, st *Stage, ws *workspace.Workspace, p *reg
 	l.Files = pr.funnel.step(StepEPs).Considered
 	l.Dropped = append(l.Dropped, pr.funnel.Dropped...)
 	for _, e := range eps {
-		prop := Proposal{Number: e.Number, ID: e.ID, Title: e.Title, Status: e.Status, Path: e.Path, URL: e.URL, From: e.From, Warnings: e.Warnings}
+		prop := Proposal{Number: e.Number, ID: e.ID, Title: e.Title, Status: e.Status, Path: e.Path, URL: e.URL, From: e.From, Type: e.Type, Authors: e.Authors, Links: e.Links, Warnings: e.Warnings}
 		if prop.From == nil {
 			prop.From = map[string]string{}
 		}
