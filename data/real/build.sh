@@ -9,6 +9,7 @@
 #   data/real/build.sh cpython  work/real-cpython cpython=../cpython peps=../peps
 #   data/real/build.sh grpc-go  work/real-grpc    grpc-go=../grpc-go proposal=../proposal
 #   data/real/build.sh opentofu work/real-tofu    opentofu=../opentofu
+#   data/real/build.sh packaging work/real-packaging packaging=../packaging peps=../peps
 #
 # Each registry's first lines say which clones it needs and which commits
 # they must hold; collect refuses a clone that lacks them, naming the
