@@ -282,6 +282,9 @@ func TestRealRegistries(t *testing.T) {
 		// go.mod says go 1.17, which cannot build the dependencies.
 		{"grpc-go.yaml", "grpc-go", "c44f77e12db9c09d27504f972e3275d6e6c544ea", "5c4bee51c2ff3e713735d0c99547fc76bb739c2a", "curated/grpc-go-grfc-a58.md", "go-json",
 			func(rc *recipe.Recipe) bool { return rc.Go == "1.20.14" }},
+		// pretend is the one test dependency the offline base lacks.
+		{"packaging.yaml", "packaging", "6c338a8425803476769151953cc5de5548e2befa", "029f41580098bcf52b69684843bdc7ea37959a7e", "curated/packaging-pep-0639.md", "junit",
+			func(rc *recipe.Recipe) bool { return slices.Equal(rc.Packages, []string{"python3-pretend"}) }},
 		// go.mod's go 1.24.0 decides the toolchain.
 		{"opentofu.yaml", "opentofu", "81ab6b6da269429a6235410bce4bfe99be36960b", "2bcd0e7d570a39fc23994eb16695769ca5299979", "curated/opentofu-rfc-20241118.md", "go-json",
 			func(rc *recipe.Recipe) bool { return rc.Go == "" }},
