@@ -569,7 +569,7 @@ func (o *outcome) summary() string {
 // runs says how many tests the job ran: "11 of 17 tests run", or, after
 // a rerun, "11 of 17 tests run, then all 17: a test process died".
 func (o *outcome) runs() string {
-	if o.rerun {
+	if o.jobs > 1 {
 		return fmt.Sprintf("%d of %d tests run, then all %d: a test process died", o.executed-o.full, o.full, o.full)
 	}
 	return fmt.Sprintf("%d of %d tests run", o.executed, o.full)

@@ -54,9 +54,8 @@ type outcome struct {
 	// those the jobs selected.
 	full, executed int
 	// jobs counts the sandbox jobs: 2 when a selective run's test process
-	// died and every test ran again (rerun).
-	jobs  int
-	rerun bool
+	// died and every test ran again.
+	jobs int
 	// uncovered: no test executes the mutated lines; only the apply and
 	// build checks ran.
 	uncovered bool
@@ -74,20 +73,25 @@ func (rn *runner) run(ctx context.Context, m *mutation.Mutant, patch []byte, out
 	if err != nil || !lost || len(selected) == o.full {
 		return o, err
 	}
-	all := append(append([]string{}, rn.f2p...), rn.p2p...)
-	sort.Strings(all)
-	again, _, err := rn.runTests(ctx, m, patch, outDir, all, rn.selection)
+	again, _, err := rn.runTests(ctx, m, patch, outDir, rn.allTests(), rn.selection)
 	if err != nil {
 		return nil, err
 	}
 	again.executed += o.executed
 	again.jobs += o.jobs
-	again.rerun = true
 	return again, nil
 }
 
+// allTests are every F2P and P2P test, sorted.
+func (rn *runner) allTests() []string {
+	all := append(append([]string{}, rn.f2p...), rn.p2p...)
+	sort.Strings(all)
+	return all
+}
+
 // runTests runs one mutant's job with the given tests. lost reports
-// whether a selected test left no result.
+// whether the run selected only some tests and its test process died
+// (processDied); the outcome is then not judged.
 func (rn *runner) runTests(ctx context.Context, m *mutation.Mutant, patch []byte, outDir string, selected, selection []string) (o *outcome, lost bool, err error) {
 	o = &outcome{full: len(rn.f2p) + len(rn.p2p), jobs: 1}
 	if len(selected) == 0 || rn.cov != nil && rn.cov.Unexecuted(m.Lines) {
@@ -197,14 +201,12 @@ func (rn *runner) runTests(ctx context.Context, m *mutation.Mutant, patch []byte
 		o.drop, o.reason = mutation.DropP2P, fmt.Sprintf("breaks %d pass-to-pass test(s): %s", len(broken), joinCut(broken, 5))
 		return o, false, nil
 	}
+	// Every F2P test ran (selectTests).
 	o.f2p = map[string]mutation.Outcome{}
 	for _, t := range rn.f2p {
-		switch {
-		case !sel[t]:
-			o.f2p[t] = mutation.OutcomeUnreached
-		case passes(status, t):
+		if passes(status, t) {
 			o.f2p[t] = mutation.OutcomePassed
-		default:
+		} else {
 			o.f2p[t] = mutation.OutcomeKilled
 		}
 	}
@@ -240,8 +242,7 @@ func processDied(format string, code int, timedOut bool, selected []string, stat
 // selection). Without per-test coverage, or when the adapter cannot select
 // single tests, every F2P and P2P test runs with the task's selection.
 func (rn *runner) selectTests(m *mutation.Mutant) ([]string, []string) {
-	all := append(append([]string{}, rn.f2p...), rn.p2p...)
-	sort.Strings(all)
+	all := rn.allTests()
 	if rn.cov == nil || rn.plan == nil {
 		return all, rn.selection
 	}
