@@ -313,7 +313,7 @@ func (r *Result) Suite(name string) *Suite {
 // coverage sees such a line being used.
 func (r *Result) statementLines(lines Lines) (Lines, bool) {
 	target := r.Target.Lines()
-	out := lines.Union(nil)
+	stmts := Lines{}
 	for file, ls := range lines {
 		ft := r.Target.File(file)
 		for _, l := range ls {
@@ -327,10 +327,10 @@ func (r *Result) statementLines(lines Lines) (Lines, bool) {
 			if i < 0 {
 				return nil, false
 			}
-			out = out.Union(Lines{file: {ft.Inner[i][1]}})
+			stmts[file] = append(stmts[file], ft.Inner[i][1])
 		}
 	}
-	return out, true
+	return lines.Union(stmts), true
 }
 
 // Reaching returns the tests whose per-test coverage includes any of lines
