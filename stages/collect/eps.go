@@ -147,8 +147,12 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 	// Documents that share a number are all kept here (KEP-2133 is a
 	// replaced KEP and an implemented one): the status filter judges each,
 	// and only then does oneEach keep one per number for collection.
-	sort.SliceStable(eps, func(i, j int) bool { return eps[i].Path < eps[j].Path })
-	sort.SliceStable(eps, func(i, j int) bool { return numberLess(eps[i].Number, eps[j].Number) })
+	sort.Slice(eps, func(i, j int) bool {
+		if eps[i].Number != eps[j].Number {
+			return numberLess(eps[i].Number, eps[j].Number)
+		}
+		return eps[i].Path < eps[j].Path
+	})
 	return eps, nil
 }
 
@@ -614,7 +618,7 @@ type history struct {
 const maxCachedTrees = 4096
 
 // visit finds the tracked files commit c added (against its first
-// parent), dates them, and follows exact renames to the earlier path.
+// parent), dates them, and follows renames to the earlier path.
 func (h *history) visit(r *git.Repository, c *object.Commit) error {
 	var parent plumbing.Hash
 	if len(c.ParentHashes) > 0 {
@@ -626,6 +630,7 @@ func (h *history) visit(r *git.Repository, c *object.Commit) error {
 			return err
 		}
 	}
+	var deleted []deletedFile // what c deleted, read at the first add without an exact rename
 	byDir := map[string][]string{}
 	for p := range h.names {
 		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
@@ -666,7 +671,10 @@ func (h *history) visit(r *git.Repository, c *object.Commit) error {
 			}
 			old := h.blobIndex(ptree)[entry.Hash]
 			if old == "" {
-				old = renamedFrom(r, ptree, c, entry.Hash)
+				if deleted == nil {
+					deleted = deletions(r, ptree, c) // once per commit
+				}
+				old = renamedFrom(deleted, textLines(blobText(r, entry.Hash)))
 			}
 			if old != "" {
 				// The earlier path (which may be another proposal's
@@ -684,53 +692,70 @@ func (h *history) visit(r *git.Repository, c *object.Commit) error {
 	return nil
 }
 
-// renamedFrom returns the path of the file commit c deleted from its
-// parent's tree whose lines are most like those of the blob it added, at
-// least half alike; "" when there is none.
-func renamedFrom(r *git.Repository, ptree *object.Tree, c *object.Commit, added plumbing.Hash) string {
+// deletedFile is a file a commit deleted, with its non-blank lines.
+type deletedFile struct {
+	path  string
+	lines []string
+}
+
+// deletions returns the files commit c deleted from its parent's tree
+// ptree; an empty, non-nil list when there are none.
+func deletions(r *git.Repository, ptree *object.Tree, c *object.Commit) []deletedFile {
+	out := []deletedFile{}
 	ctree, err := c.Tree()
 	if err != nil {
-		return ""
+		return out
 	}
 	changes, err := object.DiffTree(ptree, ctree)
 	if err != nil {
-		return ""
+		return out
 	}
-	text := func(h plumbing.Hash) []byte {
-		b, err := r.BlobObject(h)
-		if err != nil {
-			return nil
-		}
-		data, _ := blob(b)
-		return data
-	}
-	now := text(added)
-	best, bestScore := "", 0.5
 	for _, ch := range changes {
-		if ch.To.Name != "" || ch.From.Name == "" || !ch.From.TreeEntry.Mode.IsFile() {
-			continue // only deletions
+		if ch.To.Name == "" && ch.From.Name != "" && ch.From.TreeEntry.Mode.IsFile() {
+			out = append(out, deletedFile{ch.From.Name, textLines(blobText(r, ch.From.TreeEntry.Hash))})
 		}
-		if score := similarity(now, text(ch.From.TreeEntry.Hash)); score >= bestScore {
-			best, bestScore = ch.From.Name, score
+	}
+	return out
+}
+
+// blobText is a blob's content, nil when it cannot be read or is over
+// the EP size cap.
+func blobText(r *git.Repository, h plumbing.Hash) []byte {
+	b, err := r.BlobObject(h)
+	if err != nil {
+		return nil
+	}
+	data, _ := blob(b)
+	return data
+}
+
+// renamedFrom returns the path of the deleted file whose lines are most
+// like added's, at least half alike; "" when there is none.
+func renamedFrom(deleted []deletedFile, added []string) string {
+	best, bestScore := "", 0.5
+	for _, d := range deleted {
+		if score := similarity(added, d.lines); score >= bestScore {
+			best, bestScore = d.path, score
 		}
 	}
 	return best
 }
 
-// similarity is the share of non-blank lines two texts have in common,
-// counted with their repeats: 2 * common / (lines of a + lines of b).
-// Blank lines, which every text shares, do not count.
-func similarity(a, b []byte) float64 {
-	lines := func(t []byte) []string {
-		var out []string
-		for _, l := range strings.Split(string(t), "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				out = append(out, l)
-			}
+// textLines are the non-blank lines of a text, trimmed: blank lines,
+// which every text shares, say nothing of a rename.
+func textLines(t []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(t), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
 		}
-		return out
 	}
-	la, lb := lines(a), lines(b)
+	return out
+}
+
+// similarity is the share of lines two texts have in common, counted with
+// their repeats: 2 * common / (lines of a + lines of b).
+func similarity(la, lb []string) float64 {
 	if len(la) == 0 || len(lb) == 0 {
 		return 0
 	}
@@ -1144,10 +1169,10 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 		}
 	}
 	e.Title = oneLine(unquote(strings.TrimSpace(e.Title)))
-	if e.Status = plainStatus(oneLine(value("status"))); e.Status == "" {
+	if e.Status = plainText(oneLine(value("status"))); e.Status == "" {
 		delete(e.From, "status")
 	}
-	if e.Type = plainStatus(oneLine(value("type"))); e.Type == "" {
+	if e.Type = plainText(oneLine(value("type"))); e.Type == "" {
 		delete(e.From, "type")
 	}
 	if e.Authors = splitAuthors(value("authors")); len(e.Authors) == 0 {
@@ -1309,12 +1334,12 @@ func unquote(t string) string {
 // without a target: :ref:`SLEP007 <slep_007>`.
 var rstRole = regexp.MustCompile("(?::[A-Za-z][A-Za-z0-9_.+-]*:)`([^`<]*?)\\s*(?:<[^`>]*>)?`")
 
-// plainStatus is a declared status as plain text (issue 33 §2): roles and
-// emphasis give their text (SLEP 4's "Withdrawn (superseded by
-// :ref:`SLEP007 <slep_007>`)"), and a template's unfilled value, a list
-// in braces or angle brackets (gRFC A103's "{Draft, In Review, ...}"),
-// is no status.
-func plainStatus(v string) string {
+// plainText is a declared value (a status, a type) as plain text (issue
+// 33 §2): roles and emphasis give their text (SLEP 4's "Withdrawn
+// (superseded by :ref:`SLEP007 <slep_007>`)"), and a template's unfilled
+// value, a list in braces or angle brackets (gRFC A103's "{Draft, In
+// Review, ...}"), is none.
+func plainText(v string) string {
 	v = strings.TrimSpace(v)
 	if len(v) > 1 && (v[0] == '{' && v[len(v)-1] == '}' || v[0] == '<' && v[len(v)-1] == '>') {
 		return ""
@@ -1384,39 +1409,44 @@ func topScalars(src []byte) (map[string]string, error) {
 		return nil, errors.New("yaml: not a mapping")
 	}
 	for _, mv := range values {
-		if mv.Key == nil || mv.Value == nil {
+		if mv.Key == nil || mv.Value == nil || mv.Key.GetToken() == nil {
 			continue
 		}
+		key := strings.TrimSpace(mv.Key.GetToken().Value)
 		if seq, ok := mv.Value.(*ast.SequenceNode); ok {
 			// A list of scalars (a kep.yaml's authors) is one value.
 			var items []string
 			for _, v := range seq.Values {
-				if sc, ok := v.(ast.ScalarNode); ok {
-					if _, isAlias := v.(*ast.AliasNode); !isAlias {
-						if tk := sc.GetToken(); tk != nil {
-							items = append(items, tk.Value)
-						}
-					}
+				if t, ok := scalarText(v); ok {
+					items = append(items, t)
 				}
 			}
 			if len(items) > 0 {
-				meta[strings.TrimSpace(mv.Key.GetToken().Value)] = strings.Join(items, ", ")
+				meta[key] = strings.Join(items, ", ")
 			}
-			continue
-		}
-		if s, ok := mv.Value.(ast.ScalarNode); ok {
-			if _, isAlias := mv.Value.(*ast.AliasNode); isAlias {
-				continue
-			}
-			if _, isNull := mv.Value.(*ast.NullNode); isNull {
-				continue // "title:" with nothing after it is no title (kueue KEP-77)
-			}
-			if tk := s.GetToken(); tk != nil {
-				meta[strings.TrimSpace(mv.Key.GetToken().Value)] = tk.Value
-			}
+		} else if t, ok := scalarText(mv.Value); ok {
+			meta[key] = t
 		}
 	}
 	return meta, nil
+}
+
+// scalarText is the text of a scalar node. An alias is never expanded,
+// and an empty value ("title:" with nothing after it, kueue KEP-77) is
+// none, not "null".
+func scalarText(n ast.Node) (string, bool) {
+	s, ok := n.(ast.ScalarNode)
+	if !ok {
+		return "", false
+	}
+	switch n.(type) {
+	case *ast.AliasNode, *ast.NullNode:
+		return "", false
+	}
+	if tk := s.GetToken(); tk != nil {
+		return tk.Value, true
+	}
+	return "", false
 }
 
 func firstLine(s string) string {
