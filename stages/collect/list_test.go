@@ -21,20 +21,14 @@ import (
 // its text unchanged (and its old path kept as a pointer, as Prometheus
 // did) is dated by the commit that first added the text.
 func TestList(t *testing.T) {
-	dir := t.TempDir()
-	repo := filepath.Join(dir, "proposals")
-	r, err := git.PlainInit(repo, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	day := func(d int) time.Time { return time.Date(2025, 1, d, 10, 0, 0, 0, time.UTC) }
+	dir, repo, r := proposalRepo(t)
 	widgets := "# Widgets\n\n* **Implementation Status:** `Implemented`\n\nText.\n"
-	commitAt(t, r, repo, map[string]string{"p/2024-01-05-widgets.md": widgets, "p/README.md": "# Proposals\n"}, day(2), day(2))
+	commitAt(t, r, repo, map[string]string{"p/2024-01-05-widgets.md": widgets, "p/README.md": "# Proposals\n"}, january(2), january(2))
 	commitAt(t, r, repo, map[string]string{
 		"p/2024-01-05-widgets.md": "> moved to 0007-widgets.md\n",
 		"p/0007-widgets.md":       widgets,
 		"p/0008-gadgets.md":       "# Gadgets\n\n* Status: Implemented\n* Created: 2024-12-01\n",
-	}, day(20), day(20))
+	}, january(20), january(20))
 	if err := os.Symlink("0008-gadgets.md", filepath.Join(repo, "p", "0011-link.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +36,7 @@ func TestList(t *testing.T) {
 		"p/0008-again.md": "# Gadgets again\n\n* Status: Implemented\n",
 		"p/0010-latin.md": "# Caf\xe9\n",
 		"p/0012-huge.md":  strings.Repeat("x", ep.MaxSize+1),
-	}, day(25), day(25))
+	}, january(25), january(25))
 	reg := webRegistry(t, dir, `projects:
   - name: widget
     repo: acme/widget
@@ -135,32 +129,42 @@ func TestListUnreadable(t *testing.T) {
 	}
 }
 
+// proposalRepo makes an empty git repository, proposals/ in a new folder
+// dir, for a registry in dir to read with eps.path.
+func proposalRepo(t *testing.T) (dir, repo string, r *git.Repository) {
+	t.Helper()
+	dir = t.TempDir()
+	repo = filepath.Join(dir, "proposals")
+	r, err := git.PlainInit(repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, repo, r
+}
+
+// january is a commit time: 10:00 UTC on January d, 2025.
+func january(d int) time.Time { return time.Date(2025, 1, d, 10, 0, 0, 0, time.UTC) }
+
 // TestListRenamedWithEdits: a proposal moved to a new path with edits in
 // the same commit (csharplang's C# 15 specs) is dated by the commit that
 // added its first path, when at least half its lines are the deleted
 // file's; a file added beside an unrelated deletion keeps its own date
 // (issue 33 §2).
 func TestListRenamedWithEdits(t *testing.T) {
-	dir := t.TempDir()
-	repo := filepath.Join(dir, "proposals")
-	r, err := git.PlainInit(repo, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	day := func(d int) time.Time { return time.Date(2025, 1, d, 10, 0, 0, 0, time.UTC) }
+	dir, repo, r := proposalRepo(t)
 	var body strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&body, "Line %d of the specification.\n", i)
 	}
 	spec := "# Labeled break\n\n" + body.String()
-	commitAt(t, r, repo, map[string]string{"p/labeled-break.md": spec, "p/notes.md": "# Notes\n\nUnrelated.\n"}, day(2), day(2))
+	commitAt(t, r, repo, map[string]string{"p/labeled-break.md": spec, "p/notes.md": "# Notes\n\nUnrelated.\n"}, january(2), january(2))
 	for _, f := range []string{"p/labeled-break.md", "p/notes.md"} {
 		if err := os.Remove(filepath.Join(repo, filepath.FromSlash(f))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	edited := strings.Replace(spec, "Line 3 of", "Line three of", 1) + "A new paragraph.\n"
-	commitAt(t, r, repo, map[string]string{"p/csharp-15/0042-labeled-break.md": edited, "p/0043-other.md": "# Other\n\nNew text.\n"}, day(20), day(20))
+	commitAt(t, r, repo, map[string]string{"p/csharp-15/0042-labeled-break.md": edited, "p/0043-other.md": "# Other\n\nNew text.\n"}, january(20), january(20))
 	reg := webRegistry(t, dir, `projects:
   - name: widget
     repo: acme/widget
