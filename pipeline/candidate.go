@@ -96,6 +96,23 @@ type PRInfo struct {
 	BaseSHA     string    `json:"base_sha"`
 	HeadSHA     string    `json:"head_sha"`
 	MergeSHA    string    `json:"merge_sha,omitempty"`
+	// Evidence says why collection paired this PR with the proposal.
+	Evidence []Evidence `json:"evidence,omitempty"`
+}
+
+// Sources of pairing evidence (issue 33 §3).
+const (
+	EvidenceCurated  = "curated"  // a curated link of the registry
+	EvidenceSearch   = "search"   // a GitHub search for a reference pattern
+	EvidenceDeclared = "declared" // a link the proposal itself declares
+)
+
+// Evidence is one reason a PR was paired with a proposal: its source and
+// where it was found (the registry entry, the search pattern, the link as
+// the proposal writes it).
+type Evidence struct {
+	Source string `json:"source"`
+	Detail string `json:"detail"`
 }
 
 // Check is the result of one selection criterion (paper, section 3.1),

@@ -120,6 +120,7 @@ func TestCollectLocalProject(t *testing.T) {
      revisions              pairs  1           1     0
   1  source-loc             pairs  1           1     0
   6  implementable-section  pairs  1           -     -  (pending: the mapping stage enforces it)
+  paired: TKEP-2 #1 by curated (projects.yaml:14 (projects[0].links.curated[0]))
 `
 	if out != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)

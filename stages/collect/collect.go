@@ -283,6 +283,7 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 		}
 		for _, m := range l.merged {
 			pairs = append(pairs, &pair{ep: e, ref: m, merged: l.mergedNumbers(), open: l.open})
+			pr.funnel.Paired = append(pr.funnel.Paired, Paired{EP: e.ID, PR: m.number, Evidence: m.evidence})
 		}
 	}
 	s.progress(Event{Project: p.Name, Phase: "linking", Done: len(eps), Total: len(eps)})
@@ -391,6 +392,8 @@ type Decision struct {
 	Checks     []pipeline.Check    `json:"criteria"`
 	Thresholds registry.Thresholds `json:"thresholds"`
 	Notes      []string            `json:"notes,omitempty"`
+	// Evidence says why the PR was paired with the proposal.
+	Evidence []pipeline.Evidence `json:"evidence"`
 }
 
 // evaluate applies the criteria to one pair in funnel order and writes the
@@ -403,7 +406,7 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 	var checks []pipeline.Check
 	dec := func(step, reason string) error {
 		d := Decision{Candidate: id, EP: pa.ep.ID, PR: pa.ref.number, Kept: step == "", Step: step, Reason: reason,
-			Checks: sortChecks(checks), Thresholds: pr.th, Notes: pa.notes}
+			Checks: sortChecks(checks), Thresholds: pr.th, Notes: pa.notes, Evidence: pa.ref.evidence}
 		if d.Checks == nil {
 			d.Checks = []pipeline.Check{}
 		}
@@ -503,7 +506,7 @@ func (pr *projectRun) evaluate(ctx context.Context, pa *pair) error {
 			Created: pa.ep.Created, URL: epURL, Revision: rev, RenderedFrom: renderedFrom, Fetched: pa.ep.Fetched},
 		PR: pipeline.PRInfo{Number: d.Number, Title: d.Title, Author: d.Author, URL: d.URL,
 			CreatedAt: d.CreatedAt, MergedAt: d.MergedAt, FirstCommit: d.FirstCommit,
-			BaseSHA: pa.base, HeadSHA: pa.head, MergeSHA: pa.merge},
+			BaseSHA: pa.base, HeadSHA: pa.head, MergeSHA: pa.merge, Evidence: pa.ref.evidence},
 		Checks:  sortChecks(checks),
 		Pending: []string{CritImplementable},
 		Notes:   pa.notes,
@@ -608,12 +611,18 @@ func (pr *projectRun) noGitHub(l *registry.Link) string {
 // where names a curated link for a message: "projects.yaml:15
 // (projects[0].links.curated[0])".
 func (pr *projectRun) where(linkIndex int) string {
+	return pr.whereIn(linkIndex, pr.reg.File)
+}
+
+// whereIn is where with the registry file written as file: its base name
+// keeps a record that names the link free of the machine's folders.
+func (pr *projectRun) whereIn(linkIndex int, file string) string {
 	field := pr.p.Field(fmt.Sprintf("links.curated[%d]", linkIndex))
 	var re *registry.Error
 	if errors.As(pr.reg.Errorf(field, ""), &re) && re.Line > 0 {
-		return fmt.Sprintf("%s:%d (%s)", re.File, re.Line, field)
+		return fmt.Sprintf("%s:%d (%s)", file, re.Line, field)
 	}
-	return fmt.Sprintf("%s (%s)", pr.reg.File, field)
+	return fmt.Sprintf("%s (%s)", file, field)
 }
 
 // datesFromGit fills the dates a curated link leaves out from the PR's

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -110,16 +111,16 @@ func wantFunnel(t *testing.T, fx *fixture) *ProjectFunnel {
 			Pending: step == CritImplementable}
 	}
 	return &ProjectFunnel{
-		Project: "widget", Thresholds: &th, EPs: 10, Pairs: 9, Candidates: 1,
+		Project: "widget", Thresholds: &th, EPs: 11, Pairs: 10, Candidates: 1,
 		Proposals: "git <workspace>/repos/widget.eps at " + epRepoSHA(t, fx)[:12] + " (clone of acme/widget)",
 		Software:  "clone of acme/widget in <workspace>/repos/widget",
 		Steps: []*Step{
-			row(StepEPs, UnitEPs, 11, 1),
-			row(StepStatus, UnitEPs, 10, 1),
-			row(StepLinked, UnitEPs, 9, 1),
-			row(CritOnePR, UnitPairs, 9, 3),
-			row(CritPredates, UnitPairs, 6, 1),
-			row(CritSize, UnitPairs, 5, 2),
+			row(StepEPs, UnitEPs, 12, 1),
+			row(StepStatus, UnitEPs, 11, 1),
+			row(StepLinked, UnitEPs, 10, 1),
+			row(CritOnePR, UnitPairs, 10, 3),
+			row(CritPredates, UnitPairs, 7, 1),
+			row(CritSize, UnitPairs, 6, 3),
 			row(CritTests, UnitPairs, 3, 1),
 			row(StepRevisions, UnitPairs, 2, 0),
 			row(CritLoC, UnitPairs, 2, 1),
@@ -128,7 +129,8 @@ func wantFunnel(t *testing.T, fx *fixture) *ProjectFunnel {
 		Dropped: []Drop{
 			{EP: "proposals/wep-template.md", Path: "proposals/wep-template.md", Step: StepEPs, Reason: "no proposal number in the metadata or the file name of proposals/wep-template.md"},
 			{EP: "WEP 9", Path: "proposals/wep-0009.md", Step: StepStatus, Reason: "status Draft is not one of Final, Accepted"},
-			{EP: "WEP 10", Path: "proposals/wep-0010.md", Step: StepLinked, Reason: "no merged PR of acme/widget references WEP 10 (0 PRs found, 0 merged)"},
+			{EP: "WEP 12", Path: "proposals/wep-0012.md", Step: StepLinked,
+				Reason: "no merged PR of acme/widget references WEP 12 (0 PRs found, 0 merged); none of its 1 declared link to acme/widget is a merged PR"},
 			{EP: "WEP 1", PR: 1, Path: "proposals/wep-0001.rst", Step: CritLoC, Reason: "21 source LoC at the base commit, fewer than 60"},
 			{EP: "WEP 3", PR: 3, Path: "proposals/wep-0003.rst", Step: CritSize, Reason: "16 changed lines, fewer than 40"},
 			{EP: "WEP 4", PR: 4, Path: "proposals/wep-0004.md", Step: CritTests, Reason: "0 changed test files, fewer than 1"},
@@ -137,9 +139,29 @@ func wantFunnel(t *testing.T, fx *fixture) *ProjectFunnel {
 			{EP: "WEP 6", PR: 7, Path: "proposals/wep-0006.rst", Step: CritOnePR, Reason: "2 merged PRs reference WEP 6 (#6, #7)"},
 			{EP: "WEP 7", PR: 8, Path: "proposals/wep-0007.md", Step: CritOnePR, Reason: "open PRs also reference WEP 7 (#9)"},
 			{EP: "WEP 8", PR: 10, Path: "proposals/wep-0008.md", Step: CritSize, Reason: "source share 0.349, not above 0.5"},
+			{EP: "WEP 10", PR: 11, Path: "proposals/wep-0010.md", Step: CritSize, Reason: "11 changed lines, fewer than 40; 1 files changed, fewer than 4"},
+		},
+		Paired: []Paired{
+			searched("WEP 1", 1), {EP: "WEP 2", PR: 2, Evidence: []pipeline.Evidence{declared("acme/widget#2 in proposals/wep-0002.md"), search(`"WEP 2"`)}},
+			{EP: "WEP 3", PR: 3, Evidence: []pipeline.Evidence{search(`"WEP-3"`)}},
+			searched("WEP 4", 4), searched("WEP 5", 5), searched("WEP 6", 6), searched("WEP 6", 7), searched("WEP 7", 8), searched("WEP 8", 10),
+			{EP: "WEP 10", PR: 11, Evidence: []pipeline.Evidence{declared("acme/widget#11 in proposals/wep-0010.md")}},
 		},
 		Kept: []string{"widget-wep-0002"},
 	}
+}
+
+func search(phrases string) pipeline.Evidence {
+	return pipeline.Evidence{Source: pipeline.EvidenceSearch, Detail: phrases}
+}
+
+func declared(link string) pipeline.Evidence {
+	return pipeline.Evidence{Source: pipeline.EvidenceDeclared, Detail: link}
+}
+
+// searched is a pair found by the search for "WEP n" only.
+func searched(ep string, pr int) Paired {
+	return Paired{EP: ep, PR: pr, Evidence: []pipeline.Evidence{search(strconv.Quote(ep))}}
 }
 
 func wantInfo(fx *fixture, epSHA string) *pipeline.Info {
@@ -151,7 +173,8 @@ func wantInfo(fx *fixture, epSHA string) *pipeline.Info {
 			URL: "https://github.com/acme/widget/blob/" + epSHA + "/proposals/wep-0002.md", Revision: epSHA},
 		PR: pipeline.PRInfo{Number: 2, Title: "WEP 2: widgets", Author: "dev", URL: "https://github.com/acme/widget/pull/2",
 			CreatedAt: at("2026-03-02T10:00:00Z"), MergedAt: at("2026-03-03T10:00:00Z"), FirstCommit: at("2026-03-02T02:00:00Z"),
-			BaseSHA: sha("h1"), HeadSHA: sha("h2"), MergeSHA: sha("m2")},
+			BaseSHA: sha("h1"), HeadSHA: sha("h2"), MergeSHA: sha("m2"),
+			Evidence: []pipeline.Evidence{declared("acme/widget#2 in proposals/wep-0002.md"), search(`"WEP 2"`)}},
 		Checks: []pipeline.Check{
 			{Criterion: CritLoC, Passed: true, Value: "65 source LoC", Threshold: ">= 60"},
 			{Criterion: CritSize, Passed: true, Value: "44 changed lines in 4 files, source share 0.750", Threshold: ">= 40 lines, >= 4 files, source share > 0.5"},
@@ -230,34 +253,52 @@ func TestCollectWidget(t *testing.T) {
 	if err := f.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	wantTable := `widget: 10 EPs, 9 EP-PR pairs -> 1 candidate
+	wantTable := `widget: 11 EPs, 10 EP-PR pairs -> 1 candidate
   proposals: git <workspace>/repos/widget.eps at ` + epRepoSHA(t, fx)[:12] + ` (clone of acme/widget)
   software: clone of acme/widget in <workspace>/repos/widget
   #  step                   unit   considered  kept  dropped
-     eps                    eps    11          10    1
-     status                 eps    10          9     1
-     linked                 eps    9           8     1
-  4  one-merged-pr          pairs  9           6     3
-  3  ep-predates-pr         pairs  6           5     1
-  2  pr-size                pairs  5           3     2
+     eps                    eps    12          11    1
+     status                 eps    11          10    1
+     linked                 eps    10          9     1
+  4  one-merged-pr          pairs  10          7     3
+  3  ep-predates-pr         pairs  7           6     1
+  2  pr-size                pairs  6           3     3
   5  has-tests              pairs  3           2     1
      revisions              pairs  2           2     0
   1  source-loc             pairs  2           1     1
   6  implementable-section  pairs  1           -     -  (pending: the mapping stage enforces it)
+  paired: WEP 1 #1 by search ("WEP 1")
+  paired: WEP 2 #2 by declared (acme/widget#2 in proposals/wep-0002.md); search ("WEP 2")
+  paired: WEP 3 #3 by search ("WEP-3")
+  paired: WEP 4 #4 by search ("WEP 4")
+  paired: WEP 5 #5 by search ("WEP 5")
+  paired: WEP 6 #6 by search ("WEP 6")
+  paired: WEP 6 #7 by search ("WEP 6")
+  paired: WEP 7 #8 by search ("WEP 7")
+  paired: WEP 8 #10 by search ("WEP 8")
+  paired: WEP 10 #11 by declared (acme/widget#11 in proposals/wep-0010.md)
 `
 	if table.String() != wantTable {
 		t.Errorf("table:\n%s\nwant:\n%s", table.String(), wantTable)
 	}
 
-	// Every API call was answered once; the decoy PR #11 was found by
-	// the search for "WEP 2" but never fetched, as it does not reference it.
+	// Every API call was answered once. The decoy PR #11, which the
+	// search for "WEP 2" finds, is not paired with WEP 2 (Paired above);
+	// it is fetched once, as WEP 10's declared link. The issue WEP 12
+	// declares is recorded as not a PR, the other project's PR never asked.
 	for uri, n := range fx.gh.served {
 		if n != 1 {
 			t.Errorf("%s answered %d times", uri, n)
 		}
-		if strings.Contains(uri, "/pulls/11") {
-			t.Errorf("decoy fetched: %s", uri)
+		if strings.Contains(uri, "other/tool") {
+			t.Errorf("another project's PR fetched: %s", uri)
 		}
+	}
+	if n := fx.gh.served["/repos/acme/widget/pulls/11"]; n != 1 {
+		t.Errorf("#11 answered %d times, want 1", n)
+	}
+	if _, err := os.Stat(filepath.Join(wsDir, "collect/widget/github/not-a-pr-40.json")); err != nil {
+		t.Errorf("the 404 of the issue WEP 12 declares is not recorded: %v", err)
 	}
 
 	// An offline run replays the checkpoints: the same funnel, and no

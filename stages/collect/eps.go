@@ -280,6 +280,17 @@ type Link struct {
 	Kind string `json:"kind"`
 }
 
+// String writes the link as a proposal would: its URL, or owner/name#n.
+func (k Link) String() string {
+	switch k.Kind {
+	case "pull":
+		return fmt.Sprintf("https://github.com/%s/pull/%d", k.Repo, k.Number)
+	case "issue":
+		return fmt.Sprintf("https://github.com/%s/issues/%d", k.Repo, k.Number)
+	}
+	return fmt.Sprintf("%s#%d", k.Repo, k.Number)
+}
+
 // linkLines bounds the lines of text declaredLinks reads: where every
 // format keeps its metadata (Rust's "- RFC PR:", Prometheus's "Related
 // Issues and PRs", Presto's "Related Issues", csharplang's champion issue).

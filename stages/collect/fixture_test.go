@@ -36,10 +36,12 @@ import (
 //	6,7 WEP 6     4 one-merged-pr             two merged PRs
 //	8,9 WEP 7     4 one-merged-pr             #9 is open
 //	10  WEP 8     2 pr-size (source share)    22 of 63 lines are source
-//	11  (WEP 20)  -                           a decoy: the search for "WEP 2" finds it
+//	11  WEP 10    2 pr-size (lines)           declared by WEP 10 only; a decoy for "WEP 2" (it is WEP 20's)
 //
-// WEP 9 is a Draft (status step), WEP 10 has no PR (linked step), and
-// proposals/wep-template.md has no number (eps step).
+// WEP 9 is a Draft (status step) and proposals/wep-template.md has no
+// number (eps step). WEP 10 is found by no search: it is paired with #11
+// by the link it declares (pr-size: 11 changed lines in 1 file). WEP 12
+// has no PR (linked step): it declares an issue and another project's PR.
 
 // goFile is a Go file with n one-line declarations: n+1 code lines.
 func goFile(pkg string, n int) string {
@@ -182,7 +184,6 @@ func wepFiles() map[string]string {
 	}
 	return map[string]string{
 		"proposals/wep-0001.rst":    rst(1, "Final", "01-Jan-2026"),
-		"proposals/wep-0002.md":     md(2, "Accepted", "2026-01-01"),
 		"proposals/wep-0003.rst":    rst(3, "Final", "01-Jan-2026"),
 		"proposals/wep-0004.md":     md(4, "Accepted", "2026-01-01"),
 		"proposals/wep-0005.md":     md(5, "Accepted", "2026-06-01"),
@@ -190,7 +191,13 @@ func wepFiles() map[string]string {
 		"proposals/wep-0007.md":     md(7, "Accepted", "2026-01-01"),
 		"proposals/wep-0008.md":     md(8, "Accepted", ""), // dated by the EP repository's history
 		"proposals/wep-0009.md":     md(9, "Draft", "2026-01-01"),
-		"proposals/wep-0010.md":     md(10, "Accepted", "2026-01-01"),
+		// Declared links: WEP 2 names its PR, which the search finds too;
+		// WEP 10 names #11, which no search finds; WEP 12 names a
+		// tracking issue (not a PR) and another repository's PR.
+		"proposals/wep-0002.md": strings.Replace(md(2, "Accepted", "2026-01-01"), "Text.", "Implemented in acme/widget#2.", 1),
+		"proposals/wep-0010.md": strings.Replace(md(10, "Accepted", "2026-01-01"), "Text.", "First part: (acme/widget#11).", 1),
+		"proposals/wep-0012.md": strings.Replace(md(12, "Accepted", "2026-01-01"), "Text.",
+			"Tracking issue: https://github.com/acme/widget/issues/40.\nPrior art: https://github.com/other/tool/pull/3.", 1),
 		"proposals/wep-template.md": "# Template\n",
 		"README.md":                 "# proposals\n",
 	}

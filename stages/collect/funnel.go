@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/registry"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
@@ -73,6 +74,9 @@ type ProjectFunnel struct {
 	// date taken from git, an EP text older than its file's tip (not in
 	// the total).
 	Notes []Note `json:"notes,omitempty"`
+	// Paired is every EP-PR pair with the evidence that paired it (not in
+	// the total).
+	Paired []Paired `json:"paired,omitempty"`
 	// Kept lists the candidate ids written.
 	Kept []string `json:"kept,omitempty"`
 	// Stale lists candidates of earlier runs that no longer pass; their
@@ -101,6 +105,13 @@ type Note struct {
 	EP   string `json:"ep"`
 	PR   int    `json:"pr"`
 	Note string `json:"note"`
+}
+
+// Paired is one EP-PR pair and why collection paired them.
+type Paired struct {
+	EP       string              `json:"ep"`
+	PR       int                 `json:"pr"`
+	Evidence []pipeline.Evidence `json:"evidence"`
 }
 
 // Drop is one dropped proposal (PR 0) or pair, with its reason.
@@ -260,6 +271,13 @@ func (f *Funnel) WriteTable(w io.Writer) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+		for _, pa := range p.Paired {
+			var by []string
+			for _, ev := range pa.Evidence {
+				by = append(by, fmt.Sprintf("%s (%s)", ev.Source, ev.Detail))
+			}
+			fmt.Fprintf(w, "  paired: %s #%d by %s\n", pa.EP, pa.PR, strings.Join(by, "; "))
 		}
 		for _, n := range p.Notes {
 			fmt.Fprintf(w, "  note: %s #%d: %s\n", n.EP, n.PR, n.Note)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/gh"
 	"github.com/lolbench/lolbench/pipeline/registry"
 )
@@ -19,6 +22,7 @@ type prRef struct {
 	number    int
 	link      *registry.Link // the curated entry, or nil
 	linkIndex int
+	evidence  []pipeline.Evidence // why it was paired, in source order
 }
 
 // linkage is what links a proposal to PRs: the merged ones (one pair each)
@@ -58,8 +62,10 @@ type searchRecord struct {
 	Hits  []searchHit `json:"hits"`
 }
 
-// link finds the PRs of a proposal: the curated entries when there are
-// any, else the merged PRs a search finds; open PRs come from both.
+// link finds the PRs of a proposal. The curated entries win when there
+// are any; else every merged PR that the proposal declares (a link to the
+// project's repository) or that a search finds, each with the evidence
+// that paired it (issue 33 §3). Open PRs come from all three.
 func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 	l := &linkage{}
 	open := map[int]bool{}
@@ -95,8 +101,28 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 				continue
 			}
 		}
-		l.merged = append(l.merged, prRef{number: c.PR, link: c, linkIndex: i})
+		l.merged = append(l.merged, prRef{number: c.PR, link: c, linkIndex: i,
+			evidence: []pipeline.Evidence{{Source: pipeline.EvidenceCurated, Detail: pr.whereIn(i, filepath.Base(pr.reg.File))}}})
 	}
+	// Without a curated entry, declared links and the search pair alike.
+	paired := map[int]*prRef{}
+	pairBy := func(n int, ev pipeline.Evidence) {
+		if curated > 0 {
+			return
+		}
+		if paired[n] == nil {
+			paired[n] = &prRef{number: n}
+		}
+		paired[n].evidence = append(paired[n].evidence, ev)
+	}
+	var unchecked []string
+	if curated == 0 {
+		var err error
+		if unchecked, err = pr.declared(ctx, e, pairBy, open); err != nil {
+			return nil, err
+		}
+	}
+	var why []string
 	if s := pr.p.Links.Search; s != nil {
 		hits, incomplete, err := pr.search(ctx, e, s)
 		if err != nil {
@@ -107,22 +133,34 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 			switch {
 			case h.Merged:
 				merged++
-				if curated == 0 {
-					l.merged = append(l.merged, prRef{number: h.Number})
-				}
+				pairBy(h.Number, pipeline.Evidence{Source: pipeline.EvidenceSearch, Detail: strings.Join(h.phrases, ", ")})
 			case h.State == "open":
 				open[h.Number] = true
 			}
 		}
-		if curated == 0 && l.why == "" {
-			l.why = fmt.Sprintf("no merged PR of %s references %s (%d PRs found, %d merged)", pr.p.Repo, e.ID, len(hits), merged)
-			if incomplete {
-				l.why += "; GitHub's search results were incomplete, so the search runs again next time"
-			}
+		why = append(why, fmt.Sprintf("no merged PR of %s references %s (%d PRs found, %d merged)", pr.p.Repo, e.ID, len(hits), merged))
+		if incomplete {
+			why = append(why, "GitHub's search results were incomplete, so the search runs again next time")
 		}
+	}
+	if n := linksTo(e, pr.p.Repo); n > len(unchecked) {
+		why = append(why, fmt.Sprintf("none of its %d declared %s to %s is a merged PR", n, plural(n, "link", "links"), pr.p.Repo))
+	}
+	if len(unchecked) > 0 {
+		why = append(why, fmt.Sprintf("declared %s not checked: the run is offline and no earlier run recorded %s",
+			plural(len(unchecked), "link", "links"), strings.Join(unchecked, ", ")))
+	}
+	if curated == 0 {
+		if pr.p.Links.Search == nil {
+			why = append([]string{fmt.Sprintf("no curated PR for %s", e.ID)}, why...)
+		}
+		l.why = strings.Join(why, "; ")
 	}
 	if l.why == "" {
 		l.why = fmt.Sprintf("no curated PR for %s", e.ID)
+	}
+	for _, r := range paired {
+		l.merged = append(l.merged, *r)
 	}
 	for _, m := range l.merged {
 		delete(open, m.number)
@@ -135,11 +173,71 @@ func (pr *projectRun) link(ctx context.Context, e *EP) (*linkage, error) {
 	return l, nil
 }
 
+// declared asks GitHub about each link the proposal declares to the
+// project's repository: a merged PR is paired (pairBy), an open one
+// competes (criterion 4), an issue is passed over (the pulls API does not
+// know it). An offline run without a record of a link cannot tell, so the
+// link is returned as unchecked rather than failing the project: unlike
+// the search, declared links are evidence the registry did not ask for.
+func (pr *projectRun) declared(ctx context.Context, e *EP, pairBy func(int, pipeline.Evidence), open map[int]bool) ([]string, error) {
+	if pr.p.Repo == "" {
+		return nil, nil
+	}
+	var unchecked []string
+	for _, k := range e.Links {
+		if !strings.EqualFold(k.Repo, pr.p.Repo) {
+			continue
+		}
+		notPR := fmt.Sprintf("github/not-a-pr-%d.json", k.Number)
+		if pr.cache.has(notPR) {
+			continue
+		}
+		meta, err := pr.pullRequest(ctx, k.Number)
+		switch {
+		case errors.Is(err, gh.ErrNotFound):
+			// Recorded, so that an offline run replays the same pairs.
+			if err := pr.cache.store(notPR, k); err != nil {
+				return nil, err
+			}
+			continue
+		case errors.Is(err, ErrNotCached):
+			unchecked = append(unchecked, fmt.Sprintf("#%d", k.Number))
+			continue
+		case err != nil:
+			return nil, err
+		}
+		switch {
+		case meta.Merged:
+			pairBy(k.Number, pipeline.Evidence{Source: pipeline.EvidenceDeclared, Detail: fmt.Sprintf("%s in %s", k, e.Path)})
+		case meta.State == "open":
+			open[k.Number] = true
+		}
+	}
+	return unchecked, nil
+}
+
+// linksTo counts the links the proposal declares to repo.
+func linksTo(e *EP, repo string) int {
+	n := 0
+	for _, k := range e.Links {
+		if repo != "" && strings.EqualFold(k.Repo, repo) {
+			n++
+		}
+	}
+	return n
+}
+
+// found is a PR the search found, with the phrases that found it.
+type found struct {
+	searchHit
+	phrases []string
+}
+
 // search runs one GitHub search per reference pattern (checkpointed) and
 // returns the PRs that do reference the proposal, once each, and whether
 // any search was incomplete (those are listed in the funnel).
-func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]searchHit, bool, error) {
-	byNumber := map[int]searchHit{}
+func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]found, bool, error) {
+	byNumber := map[int]*found{}
 	anyIncomplete := false
 	for _, pat := range s.Patterns {
 		phrase := strings.Replace(pat, "{n}", e.Number, 1)
@@ -171,14 +269,18 @@ func (pr *projectRun) search(ctx context.Context, e *EP, s *registry.Search) ([]
 			return nil, false, err
 		}
 		for _, h := range rec.Hits {
-			if h.References {
-				byNumber[h.Number] = h
+			if !h.References {
+				continue
 			}
+			if byNumber[h.Number] == nil {
+				byNumber[h.Number] = &found{searchHit: h}
+			}
+			byNumber[h.Number].phrases = append(byNumber[h.Number].phrases, strconv.Quote(phrase))
 		}
 	}
-	out := make([]searchHit, 0, len(byNumber))
+	out := make([]found, 0, len(byNumber))
 	for _, h := range byNumber {
-		out = append(out, h)
+		out = append(out, *h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	return out, anyIncomplete, nil

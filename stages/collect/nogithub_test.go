@@ -96,15 +96,18 @@ func TestCollectCuratedLinkWithoutDates(t *testing.T) {
 		mergedAt  time.Time
 		createdAt time.Time
 		err       string // {reg} is the registry file
+		wep10     string // why WEP 10, which declares #11, is dropped
 	}{
 		{name: "no GitHub repo", project: "    path: widget\n", link: "{ep: 2, pr: 12, base: BASE, head: HEAD}",
-			why: "the project has no GitHub repo", mergedAt: jCommitted, createdAt: jAuthored},
+			why: "the project has no GitHub repo", mergedAt: jCommitted, createdAt: jAuthored, wep10: "linked: no curated PR for WEP 10"},
 		{name: "offline, nothing recorded", project: "github", link: "{ep: 2, pr: 12, base: BASE, head: HEAD}", offline: true,
-			why: "the run is offline and no earlier run recorded #12", mergedAt: jCommitted, createdAt: jAuthored},
+			why: "the run is offline and no earlier run recorded #12", mergedAt: jCommitted, createdAt: jAuthored,
+			wep10: "linked: no curated PR for WEP 10; declared link not checked: the run is offline and no earlier run recorded #11"},
 		{name: "a given merged_at is kept", project: "    path: widget\n", link: "{ep: 2, pr: 12, base: BASE, head: HEAD, merged_at: 2026-03-26}",
-			why: "the project has no GitHub repo", mergedAt: time.Date(2026, 3, 26, 0, 0, 0, 0, time.UTC), createdAt: jAuthored},
+			why: "the project has no GitHub repo", mergedAt: time.Date(2026, 3, 26, 0, 0, 0, 0, time.UTC), createdAt: jAuthored, wep10: "linked: no curated PR for WEP 10"},
 		{name: "offline, recorded by an earlier online run", project: "github", link: "{ep: 2, pr: 12, base: BASE, head: HEAD}", online: true, offline: true,
-			mergedAt: time.Date(2026, 3, 13, 10, 0, 0, 0, time.UTC), createdAt: time.Date(2026, 3, 12, 10, 0, 0, 0, time.UTC)},
+			mergedAt: time.Date(2026, 3, 13, 10, 0, 0, 0, time.UTC), createdAt: time.Date(2026, 3, 12, 10, 0, 0, 0, time.UTC),
+			wep10: "pr-size: 11 changed lines, fewer than 20; 1 files changed, fewer than 2"},
 		{name: "offline, a link without commits needs GitHub", project: "github", link: "{ep: 2, pr: 12}", offline: true,
 			err: "project widget: WEP 2: pull request acme/widget#12: not recorded by an earlier online run; run without --offline, or give the PR's base and head at {reg}:10 (projects[0].links.curated[0]) so that collect needs no GitHub"},
 	} {
@@ -155,6 +158,17 @@ func TestCollectCuratedLinkWithoutDates(t *testing.T) {
 			pf := st.Funnel.Projects[0]
 			if !reflect.DeepEqual(pf.Kept, []string{"widget-wep-0002"}) {
 				t.Fatalf("kept %v; dropped %+v", pf.Kept, pf.Dropped)
+			}
+			// Declared links pair beside the curated ones, when GitHub
+			// (or its record) can say the PR was merged.
+			var wep10 []string
+			for _, d := range pf.Dropped {
+				if d.EP == "WEP 10" {
+					wep10 = append(wep10, d.Step+": "+d.Reason)
+				}
+			}
+			if !reflect.DeepEqual(wep10, []string{tc.wep10}) {
+				t.Errorf("WEP 10 dropped at %q, want %q", wep10, tc.wep10)
 			}
 			var notes []string
 			if tc.why != "" {
