@@ -183,14 +183,14 @@ func wepFiles() map[string]string {
 		return fm.String()
 	}
 	return map[string]string{
-		"proposals/wep-0001.rst":    rst(1, "Final", "01-Jan-2026"),
-		"proposals/wep-0003.rst":    rst(3, "Final", "01-Jan-2026"),
-		"proposals/wep-0004.md":     md(4, "Accepted", "2026-01-01"),
-		"proposals/wep-0005.md":     md(5, "Accepted", "2026-06-01"),
-		"proposals/wep-0006.rst":    rst(6, "Final", "01-Jan-2026"),
-		"proposals/wep-0007.md":     md(7, "Accepted", "2026-01-01"),
-		"proposals/wep-0008.md":     md(8, "Accepted", ""), // dated by the EP repository's history
-		"proposals/wep-0009.md":     md(9, "Draft", "2026-01-01"),
+		"proposals/wep-0001.rst": rst(1, "Final", "01-Jan-2026"),
+		"proposals/wep-0003.rst": rst(3, "Final", "01-Jan-2026"),
+		"proposals/wep-0004.md":  md(4, "Accepted", "2026-01-01"),
+		"proposals/wep-0005.md":  md(5, "Accepted", "2026-06-01"),
+		"proposals/wep-0006.rst": rst(6, "Final", "01-Jan-2026"),
+		"proposals/wep-0007.md":  md(7, "Accepted", "2026-01-01"),
+		"proposals/wep-0008.md":  md(8, "Accepted", ""), // dated by the EP repository's history
+		"proposals/wep-0009.md":  md(9, "Draft", "2026-01-01"),
 		// Declared links: WEP 2 names its PR, which the search finds too;
 		// WEP 10 names #11, which no search finds; WEP 12 names a
 		// tracking issue (not a PR) and another repository's PR.
