@@ -58,6 +58,10 @@ const (
 	// PlaceTable is a table row among the first lines of the text whose
 	// first cell is the key and second the value ("| Status | Draft |").
 	PlaceTable = "table"
+	// PlaceList is the list under a line among the first lines of the
+	// text that holds only the key, as a paragraph or a heading, bold or
+	// not ("Proposers", then "* Tim Meehan"): one value per item.
+	PlaceList = "list"
 	// PlaceRegex is a regular expression (RE2) over the first lines of
 	// the text: its first group, else the whole match. The last resort.
 	PlaceRegex = "regex"
@@ -69,7 +73,7 @@ const (
 
 // placeKinds lists the kinds for messages, in the order docs/projects.md
 // gives them.
-var placeKinds = []string{PlaceFrontMatter, PlaceHeader, PlaceField, PlaceBullet, PlaceTable, PlaceRegex, PlacePath}
+var placeKinds = []string{PlaceFrontMatter, PlaceHeader, PlaceField, PlaceBullet, PlaceTable, PlaceList, PlaceRegex, PlacePath}
 
 // maxPattern bounds a declared regular expression; RE2 matching is linear
 // in the text, and its compiled size grows with the pattern.
@@ -204,7 +208,7 @@ func (p *Project) validateMetadata(ps *problems) {
 			case p.EPs.Kind == KindGitHubIssues:
 				ps.add(field, "kind github-issues takes its metadata from the issue")
 			case pl.Kind == PlaceFrontMatter && !contains([]string{"", FormatMarkdown, FormatKEP, FormatRustRFC}, p.EPs.Format):
-				ps.add(field, "%s has no front matter; use header, field, bullet, table or regex", p.EPs.Format)
+				ps.add(field, "%s has no front matter; use header, field, bullet, table, list or regex", p.EPs.Format)
 			case pl.Kind == PlaceField && !contains([]string{"", FormatPEP, FormatRST}, p.EPs.Format):
 				ps.add(field, "field lists are reStructuredText; %s has none", p.EPs.Format)
 			}

@@ -65,8 +65,8 @@ func TestMetadataErrors(t *testing.T) {
 		{"places", entry("      kind: local\n      dir: e\n      glob: \"*\"\n      format: html\n      name: \"X {n}\"\n      id_key: x\n      metadata:\n        number: [\"path:([0-9]+\", \"bullet\"]\n        title: [\"front-matter:title\", \"field:Title\"]\n        status: [\"bullet:\"]\n        created: [\"regex:" + strings.Repeat("a", 600) + "\"]\n"), strings.Join([]string{
 			`p.yaml:12: projects[0].eps.id_key: metadata.number says where the number is; drop id_key`,
 			"p.yaml:14: projects[0].eps.metadata.number[0]: \"path:([0-9]+\": error parsing regexp: missing closing ): `([0-9]+`",
-			`p.yaml:14: projects[0].eps.metadata.number[1]: "bullet": want kind:key, the kind one of front-matter, header, field, bullet, table, regex, path`,
-			`p.yaml:15: projects[0].eps.metadata.title[0]: html has no front matter; use header, field, bullet, table or regex`,
+			`p.yaml:14: projects[0].eps.metadata.number[1]: "bullet": want kind:key, the kind one of front-matter, header, field, bullet, table, list, regex, path`,
+			`p.yaml:15: projects[0].eps.metadata.title[0]: html has no front matter; use header, field, bullet, table, list or regex`,
 			`p.yaml:15: projects[0].eps.metadata.title[1]: field lists are reStructuredText; html has none`,
 			`p.yaml:16: projects[0].eps.metadata.status[0]: "bullet:": the key must be one line of 1 to 64 bytes`,
 			`p.yaml:17: projects[0].eps.metadata.created[0]: "regex:...": a pattern of 600 bytes; at most 512`,

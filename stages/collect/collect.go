@@ -261,6 +261,7 @@ func (s *Stage) collectProject(ctx context.Context, env *pipeline.Env, p *regist
 	if err != nil {
 		return err
 	}
+	eps = pr.numbered(eps)
 	pr.funnel.EPs = len(eps)
 	eps = pr.oneEach(pr.filterStatus(eps))
 

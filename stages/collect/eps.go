@@ -156,6 +156,20 @@ func (pr *projectRun) loadEPs(ctx context.Context) ([]*EP, error) {
 	return eps, nil
 }
 
+// numbered drops, at the eps step, the proposals listed without a number
+// (an unreadable declared one): a candidate is named by its number.
+func (pr *projectRun) numbered(eps []*EP) []*EP {
+	var out []*EP
+	for _, e := range eps {
+		if e.Number == "" {
+			pr.funnel.drop(Drop{EP: e.ID, Path: e.Path, Step: StepEPs, Reason: strings.Join(e.Warnings, "; ")})
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // oneEach keeps one proposal per number, the first by path, since a
 // candidate id names one proposal; the others are dropped at the status
 // step, after the filter, so that a twin the filter drops never takes the
@@ -179,7 +193,9 @@ func (pr *projectRun) oneEach(eps []*EP) []*EP {
 func twinWarnings(eps []*EP) {
 	paths := map[string][]string{}
 	for _, e := range eps {
-		paths[e.Number] = append(paths[e.Number], e.Path)
+		if e.Number != "" {
+			paths[e.Number] = append(paths[e.Number], e.Path)
+		}
 	}
 	for _, e := range eps {
 		for _, p := range paths[e.Number] {
@@ -343,11 +359,22 @@ func declaredLinks(s *sources) []Link {
 }
 
 // splitAuthors splits a declared authors value into names, without
-// e-mail addresses or GitHub handles' "@": "A <a@x.org>, B" is A and B.
+// e-mail addresses: "A <a@x.org>, B" is A and B. A value of several lines
+// (a list) names one author per line, and what follows the line's first
+// comma is an affiliation: "Jay Narale, Uber." is Jay Narale.
 func splitAuthors(v string) []string {
-	v = emailAddr.ReplaceAllString(v, "")
+	v = emptyParens.ReplaceAllString(emailAddr.ReplaceAllString(v, ""), "")
+	var names []string
+	if strings.Contains(v, "\n") {
+		for _, line := range strings.Split(v, "\n") {
+			name, _, _ := strings.Cut(line, ",")
+			names = append(names, name)
+		}
+	} else {
+		names = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' })
+	}
 	var out []string
-	for _, a := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' || r == '\n' }) {
+	for _, a := range names {
 		a = strings.TrimSpace(strings.Trim(strings.TrimSpace(a), "*-`"))
 		if a = oneLine(a); a != "" && !placeholder(a) {
 			out = append(out, a)
@@ -356,8 +383,11 @@ func splitAuthors(v string) []string {
 	return out
 }
 
+// emptyParens is what an address in parentheses leaves: "Aditi Pandit ()".
+var emptyParens = regexp.MustCompile(`\s*\(\s*\)`)
+
 // emailAddr is an e-mail address in angle brackets or bare.
-var emailAddr = regexp.MustCompile(`<[^<>@\s]+@[^<>\s]+>|\S+@\S+\.[A-Za-z]{2,}`)
+var emailAddr = regexp.MustCompile(`<[^<>@\s]+@[^<>\s]+>|[^\s()<>]+@[^\s()<>]+\.[A-Za-z]{2,}`)
 
 // CreatedUnreadable is the CreatedFrom of a proposal whose declared
 // created date could not be read.
@@ -1160,11 +1190,23 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 			e.From["number"] = FromFileName
 		}
 	}
-	e.Number = registry.CanonicalNumber(strings.TrimSpace(e.Number))
-	if e.Number == "" || !validNumber.MatchString(e.Number) {
+	said := strings.TrimSpace(e.Number)
+	e.Number = registry.CanonicalNumber(said)
+	switch {
+	case e.Number == "":
+		// No number anywhere: not a proposal (an index, a template).
 		return nil, fmt.Sprintf("no proposal number in the metadata or the file name of %s", r.path)
+	case !validNumber.MatchString(e.Number):
+		// Declared but unreadable: listed without a number, never
+		// dropped from the listing (issue 33 §1); collect cannot name a
+		// candidate after it (numbered).
+		e.Warnings = append(e.Warnings, fmt.Sprintf("%s:%d: number (%s): %q is not a proposal number; listed without one",
+			r.path, lineOf(r.content, said), e.From["number"], oneLine(said)))
+		e.Number, e.ID = "", r.path
+		delete(e.From, "number")
+	default:
+		e.ID = src.ID(e.Number)
 	}
-	e.ID = src.ID(e.Number)
 
 	if e.Title = value("title"); e.Title == "" || placeholder(e.Title) {
 		delete(e.From, "title")
@@ -1254,7 +1296,7 @@ func headingTitle(doc *ep.Document, id string) string {
 		switch {
 		case t == "":
 			continue
-		case genericHeadings[strings.ToLower(t)]:
+		case genericHeadings[strings.ToLower(t)], noteHeading.MatchString(t):
 			return ""
 		}
 		return t
@@ -1267,6 +1309,11 @@ func headingTitle(doc *ep.Document, id string) string {
 var genericHeadings = map[string]bool{"summary": true, "abstract": true, "motivation": true, "introduction": true,
 	"overview": true, "background": true, "contents": true, "table of contents": true, "proposers": true,
 	"related issues": true, "note": true, "notes": true, "history": true}
+
+// noteHeading is a heading that speaks of the document, not its subject:
+// Rust RFC 2126's "This RFC was previously approved, but part of it later
+// withdrawn".
+var noteHeading = regexp.MustCompile(`(?i)^this (?:rfc|proposal|document|kep|pep)\b`)
 
 func cleanHeading(t, id string) string {
 	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
@@ -1353,7 +1400,13 @@ var rstRole = regexp.MustCompile("(?::[A-Za-z][A-Za-z0-9_.+-]*:)`([^`<]*?)\\s*(?
 func plainText(v string) string {
 	v = strings.TrimSpace(v)
 	if len(v) > 1 && (v[0] == '{' && v[len(v)-1] == '}' || v[0] == '<' && v[len(v)-1] == '>') {
-		return ""
+		// The template's choices are none; one choice left in its
+		// braces is the value (gRFC A115's "{Draft}").
+		inner := v[1 : len(v)-1]
+		if strings.ContainsAny(inner, ",{}<>") || strings.Contains(inner, "...") {
+			return ""
+		}
+		v = inner
 	}
 	v = rstRole.ReplaceAllString(v, "$1")
 	return strings.TrimSpace(strings.Trim(v, "`*_ "))

@@ -217,68 +217,31 @@ func TestUnreadableDate(t *testing.T) {
 	}
 }
 
-// TestTitles: a title is the declared one, else the first heading, never
-// a banner that only names the proposal, a template's [Title] marker, a
-// generic section name or a placeholder value (issue 33 §2; the sources
-// are the first lines of the real documents named).
-func TestTitles(t *testing.T) {
-	presto := registry.EPSource{Name: "RFC-{n}", Format: registry.FormatMarkdown}
-	rust := registry.EPSource{Name: "RFC {n}", Format: registry.FormatRustRFC}
-	pep := registry.EPSource{Name: "PEP {n}", Format: registry.FormatPEP}
-	for _, tt := range []struct {
-		src        registry.EPSource
-		path, text string
-		want       string
-	}{
-		// prestodb/rfcs RFC-0001-nan-definition.md
-		{presto, "RFC-0001-nan-definition.md", "# **RFC0001 for Presto**\n\n\n## Defining behavior for NaN values\n\nProposers\n", "Defining behavior for NaN values"},
-		// RFC-0006-expression-eval.md
-		{presto, "RFC-0006-expression-eval.md", "# **RFC-0006 for Presto: Constant Folding via Expression Evaluation**\n\n## [Title]\n", "Constant Folding via Expression Evaluation"},
-		// RFC-0007-remote-functions.md
-		{presto, "RFC-0007-remote-functions.md", "# **RFC-0007 for Presto**\n\n## [Title] REST API for remote functions\n", "REST API for remote functions"},
-		// RFC-0008-plan-checker.md: the template's banner and marker, unfilled
-		{presto, "RFC-0008-plan-checker.md", "# **RFC0 for Presto**\n\nSee CONTRIBUTING.md.\n\n## [Title]\n\nProposers\n\n## [Related Issues]\n", "plan checker"},
-		// RFC-0010-access-control-filters-masks.md
-		{presto, "RFC-0010-access-control-filters-masks.md", "# **RFC-0010 for Presto**\n\n## [Access Control Row Filters and Column Masks]\n", "Access Control Row Filters and Column Masks"},
-		// rust-lang/rfcs text/0179-and-mut-patterns.md: no Feature Name
-		{rust, "text/0179-and-mut-patterns.md", "- Start Date: 2014-07-23\n- RFC PR: [rust-lang/rfcs#179](x)\n\n## Summary\n\nChange pattern matching.\n", "and mut patterns"},
-		// text/1068-rust-governance.md: Feature Name: not applicable
-		{rust, "text/1068-rust-governance.md", "- Feature Name: not applicable\n- Start Date: 2015-02-27\n\n# Summary\n", "rust governance"},
-		// text/2580-ptr-meta.md
-		{rust, "text/2580-ptr-meta.md", "- Feature Name: `ptr-meta`\n- Start Date: 2018-10-26\n\n## Summary\n", "ptr-meta"},
-		// python/peps peps/pep-0604.rst
-		{pep, "peps/pep-0604.rst", "PEP: 604\nTitle: Allow writing union types as ``X | Y``\nStatus: Final\nCreated: 28-Aug-2019\n\nAbstract\n========\n", "Allow writing union types as ``X | Y``"},
-	} {
-		e, reason := parseEP(&tt.src, rawEP{path: tt.path, content: []byte(tt.text)})
-		if reason != "" {
-			t.Errorf("%s: %s", tt.path, reason)
-			continue
-		}
-		if e.Title != tt.want {
-			t.Errorf("%s: title %q, want %q", tt.path, e.Title, tt.want)
-		}
+// TestUnreadableNumber: a declared number that is no number leaves the
+// proposal listed without one, with a warning naming the file and line;
+// collect drops it at the eps step with that warning, as it cannot name a
+// candidate after it (issue 33 §1).
+func TestUnreadableNumber(t *testing.T) {
+	pep := "PEP: 12 (draft)\nTitle: A proposal\nStatus: Final\nCreated: 01-Jan-2020\n\nText.\n"
+	e, reason := parseEP(&registry.EPSource{Name: "PEP {n}"}, rawEP{path: "peps/pep-draft.rst", content: []byte(pep)})
+	if reason != "" {
+		t.Fatal(reason)
 	}
-}
-
-// TestStatuses: a status is plain text, and a template's unfilled value is
-// none (issue 33 §2).
-func TestStatuses(t *testing.T) {
-	grfc := registry.EPSource{Name: "gRFC {n}", Format: registry.FormatMarkdown,
-		Metadata: registry.Declared{Number: []string{"path:^([AGLP][0-9]+)-"}, Status: []string{"bullet:Status"}}}
-	for _, tt := range []struct {
-		path, text, want string
-	}{
-		// grpc/proposal A103-xds-composite-filter.md
-		{"A103-xds-composite-filter.md", "A103: xDS Composite Filter\n----\n* Author(s): markdroth\n* Status: {Draft, In Review, Ready for Implementation, Implemented}\n* Implemented in: <language, ...>\n", ""},
-		{"A27-xds-global-load-balancing.md", "A27: xDS-Based Global Load Balancing\n----\n* Status: **Implemented**\n", "Implemented"},
-	} {
-		e, reason := parseEP(&grfc, rawEP{path: tt.path, content: []byte(tt.text)})
-		if reason != "" {
-			t.Fatalf("%s: %s", tt.path, reason)
-		}
-		if _, from := e.From["status"]; e.Status != tt.want || from != (tt.want != "") {
-			t.Errorf("%s: status %q (from %q), want %q", tt.path, e.Status, e.From["status"], tt.want)
-		}
+	warning := `peps/pep-draft.rst:1: number (header:PEP): "12 (draft)" is not a proposal number; listed without one`
+	if e.Number != "" || e.ID != "peps/pep-draft.rst" || e.Title != "A proposal" || e.Status != "Final" || e.From["number"] != "" ||
+		!reflect.DeepEqual(e.Warnings, []string{warning}) {
+		t.Errorf("%+v", e)
+	}
+	p := &registry.Project{Name: "cpython"}
+	pr := &projectRun{p: p, funnel: newProjectFunnel(p.Name, nil)}
+	pr.funnel.consider(StepEPs, 2)
+	ok := &EP{Number: "8", ID: "PEP 8", Path: "peps/pep-0008.rst"}
+	if got := pr.numbered([]*EP{e, ok}); len(got) != 1 || got[0] != ok {
+		t.Errorf("numbered kept %v", got)
+	}
+	want := []Drop{{EP: "peps/pep-draft.rst", Path: "peps/pep-draft.rst", Step: StepEPs, Reason: warning}}
+	if !reflect.DeepEqual(pr.funnel.Dropped, want) {
+		t.Errorf("dropped %+v", pr.funnel.Dropped)
 	}
 }
 
@@ -323,32 +286,5 @@ func TestKEPEmptyTitle(t *testing.T) {
 		rawEP{path: "keps/77-dynamically-sized-jobs/kep.yaml", content: []byte("title:\nkep-number: 77\nstatus: implementable\n"), text: []byte("Text.\n")})
 	if reason != "" || e.Title != "dynamically sized jobs" || e.From["title"] != FromFileName {
 		t.Errorf("reason %q, title %q from %q", reason, e.Title, e.From["title"])
-	}
-}
-
-// TestCSharpChampionIssues: the shipped registry's roslyn entry reads the
-// champion issue in every form dotnet/csharplang's specs write it (the
-// fifth line of each file named; issue 33 §1).
-func TestCSharpChampionIssues(t *testing.T) {
-	reg, err := registry.Load("../../data/projects.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, ok := reg.Project("roslyn")
-	if !ok {
-		t.Fatal("no roslyn entry")
-	}
-	for _, tt := range []struct{ path, line, want string }{
-		{"proposals/csharp-12.0/primary-constructors.md", "Champion issue: <https://github.com/dotnet/csharplang/issues/2691>", "2691"},
-		{"proposals/csharp-8.0/readonly-instance-members.md", "Champion issue: <<https://github.com/dotnet/csharplang/issues/1710>>", "1710"},
-		{"proposals/csharp-15.0/labeled-break-continue.md", "* Championed issue: https://github.com/dotnet/csharplang/issues/9875", "9875"},
-		{"proposals/csharp-11.0/low-level-struct-improvements.md", "Champion issues: <https://github.com/dotnet/csharplang/issues/1147>, <https://github.com/dotnet/csharplang/issues/6476>", "1147"},
-		{"proposals/multiple-using-var-discards.md", "Champion issue (anonymous using declarations): <https://github.com/dotnet/csharplang/issues/8606>", "8606"},
-	} {
-		text := "# A proposal\n\n[!INCLUDE[Specletdisclaimer](../speclet-disclaimer.md)]\n\n" + tt.line + "\n\n## Summary\n"
-		e, reason := parseEP(&p.EPs, rawEP{path: tt.path, content: []byte(text)})
-		if reason != "" || e.Number != tt.want {
-			t.Errorf("%s: %+v, reason %q; want number %s", tt.path, e, reason, tt.want)
-		}
 	}
 }

@@ -53,9 +53,11 @@ func (s *sources) read(p registry.Place) string {
 		}
 		return lookup(s.fields, p.Key)
 	case registry.PlaceBullet:
-		return cleanValue(bulletValue(head(s.text), p.Key))
+		return cleanLines(bulletValue(head(s.text), p.Key))
 	case registry.PlaceTable:
 		return cleanValue(tableValue(head(s.text), p.Key))
+	case registry.PlaceList:
+		return listValue(head(s.text), p.Key)
 	case registry.PlaceRegex:
 		return matchValue(p.Re, strings.Join(head(s.text), "\n"))
 	case registry.PlacePath:
@@ -99,9 +101,10 @@ var (
 
 // bulletValue finds "Key: value" among lines, as a list item or not, the
 // key bold or not ("* **Implementation Status:** Implemented",
-// "**Current state**: Accepted"). An empty value is read from the next
-// line when that is a list item nested deeper (Prometheus: the value
-// one line down).
+// "**Current state**: Accepted"). An empty value is read from the list
+// items nested under it, one per line (Prometheus: the value, or each
+// owner, one line down); then the key may stand alone, without a colon
+// ("* **Owners**").
 func bulletValue(lines []string, key string) string {
 	for i, line := range lines {
 		indent := len(line) - len(strings.TrimLeft(line, " \t"))
@@ -109,7 +112,7 @@ func bulletValue(lines []string, key string) string {
 		text := bulletMarker.ReplaceAllString(line, "")
 		text = strings.TrimLeft(strings.TrimSpace(text), "*_")
 		k, v, ok := strings.Cut(text, ":")
-		if !ok {
+		if !ok && !item {
 			continue
 		}
 		k = strings.TrimSpace(strings.Trim(strings.TrimSpace(k), "*_"))
@@ -120,16 +123,52 @@ func bulletValue(lines []string, key string) string {
 		if v != "" || !item {
 			return v
 		}
+		var nested []string
 		for _, next := range lines[i+1:] {
 			if strings.TrimSpace(next) == "" {
+				if len(nested) > 0 {
+					break
+				}
 				continue
 			}
-			if deeper := len(next) - len(strings.TrimLeft(next, " \t")); deeper > indent && bulletMarker.MatchString(next) {
-				return bulletMarker.ReplaceAllString(next, "")
+			if deeper := len(next) - len(strings.TrimLeft(next, " \t")); deeper <= indent || !bulletMarker.MatchString(next) {
+				break
 			}
-			break
+			nested = append(nested, strings.TrimSpace(bulletMarker.ReplaceAllString(next, "")))
 		}
-		return ""
+		if !ok && len(nested) == 0 {
+			continue // an item that only says the key, with nothing under it
+		}
+		return strings.Join(nested, "\n")
+	}
+	return ""
+}
+
+// listValue finds the list under a line that holds only key, as a
+// paragraph or a heading, bold or not, with or without a colon (Presto's
+// "Proposers" and "## **Proposers**"): its items, cleaned, one per line.
+// Blank lines may come before the list; anything else ends it.
+func listValue(lines []string, key string) string {
+	for i, line := range lines {
+		k := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+		k = strings.TrimSuffix(strings.TrimSpace(strings.Trim(k, "*_")), ":")
+		if !strings.EqualFold(strings.TrimSpace(unescapeMD(k)), key) {
+			continue
+		}
+		var items []string
+		for _, next := range lines[i+1:] {
+			if strings.TrimSpace(next) == "" {
+				if len(items) > 0 {
+					break
+				}
+				continue
+			}
+			if !bulletMarker.MatchString(next) {
+				break
+			}
+			items = append(items, bulletMarker.ReplaceAllString(next, ""))
+		}
+		return cleanLines(strings.Join(items, "\n"))
 	}
 	return ""
 }
@@ -189,6 +228,18 @@ func rstFields(raw []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// cleanLines is cleanValue of each line of a value, empty lines dropped:
+// a list's items stay one per line.
+func cleanLines(v string) string {
+	var out []string
+	for _, line := range strings.Split(v, "\n") {
+		if line = cleanValue(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // cleanValue reads a value as text: Markdown links as their text, code,
