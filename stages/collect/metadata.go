@@ -214,7 +214,11 @@ func rstFields(raw []byte) map[string]string {
 		if m := fieldLine.FindStringSubmatch(line); m != nil {
 			in = true
 			last = strings.TrimSpace(m[1])
-			if _, seen := out[last]; !seen {
+			if v, seen := out[last]; seen {
+				// A repeated field adds its value (NEP 21's two
+				// :Author: fields).
+				out[last] = v + ", " + strings.TrimSpace(m[2])
+			} else {
 				out[last] = strings.TrimSpace(m[2])
 			}
 			continue
