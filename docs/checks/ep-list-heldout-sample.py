@@ -27,4 +27,4 @@ for p in d:
     out[name]=s
     print('==',name, len(el))
     for x in s: print(json.dumps(x, ensure_ascii=False))
-json.dump(out, open('/tmp/r33_sample.json','w'), indent=1, ensure_ascii=False)
+json.dump(out, sys.stdout, indent=1, ensure_ascii=False)

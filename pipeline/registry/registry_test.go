@@ -424,7 +424,7 @@ func TestSelects(t *testing.T) {
 		"keps/sig-cloud-provider/azure/2328-ccm-instance-metadata/kep.yaml":         true,
 		"keps/NNNN-kep-template/kep.yaml":                                           false,
 		"keps/sig-cloud-provider/providers/0000-cloud-provider-template/kep.yaml":   false,
-		"keps/sig-node/5978-cluster-resource-claim-template/kep.yaml":             true,
+		"keps/sig-node/5978-cluster-resource-claim-template/kep.yaml":               true,
 		"pkg/repo/testdata/repos/valid/keps/sig-architecture/123-newstyle/kep.yaml": false,
 		"keps/sig-node/1287-in-place-update-pod-resources/README.md":                false,
 	} {
