@@ -76,9 +76,9 @@ type Row struct {
 	P2PPassed *int `json:"p2p_passed"`
 	P2PTotal  *int `json:"p2p_total"`
 	// SectionsCompleted counts the sections whose mapped F2P tests all
-	// passed; Sections is the paper's denominator, the mapping's
-	// implementable sections (the grade's sections_total when the
-	// candidate has no readable mapping).
+	// passed; Sections is the paper's denominator as the task's verifier
+	// grades it: the task's implementable_sections (tests/config.json),
+	// else the sections its tests are mapped to.
 	SectionsCompleted *int `json:"sections_completed"`
 	Sections          *int `json:"sections"`
 
