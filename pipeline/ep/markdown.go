@@ -306,7 +306,7 @@ func deepestNesting(src []byte) (offset, depth int) {
 		} else {
 			end += start
 		}
-		if n := nesting(src[start:end]); n > depth && !thematicBreak(src[start:end]) {
+		if n := Nesting(src[start:end]); n > depth && !thematicBreak(src[start:end]) {
 			offset, depth = start, n
 		}
 		start = end + 1
@@ -314,10 +314,12 @@ func deepestNesting(src []byte) (offset, depth int) {
 	return offset, depth
 }
 
-// nesting counts the container markers that open line: ">", a bullet
-// "-", "*" or "+" followed by a blank, or an ordered marker "1." / "1)"
-// followed by a blank. It stops at the first other character.
-func nesting(line []byte) int {
+// Nesting counts the container markers that open a Markdown line: ">", a
+// bullet "-", "*" or "+" followed by a blank, or an ordered marker "1." /
+// "1)" followed by a blank (a line end, "\r" included, is a blank). It
+// stops at the first other character, so a thematic break "-----" or a
+// blank line counts 0. The EP reader and the mapping parser share it.
+func Nesting(line []byte) int {
 	blank := func(i int) bool { return i >= len(line) || line[i] == ' ' || line[i] == '\t' || line[i] == '\r' }
 	depth := 0
 	for i := 0; i < len(line); {

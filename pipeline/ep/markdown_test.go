@@ -219,3 +219,26 @@ func TestMarkdownRanges(t *testing.T) {
 		t.Errorf("tree links wrong")
 	}
 }
+
+// TestNesting: the container count the EP reader and the mapping parser share.
+func TestNesting(t *testing.T) {
+	tests := map[string]int{
+		"":                 0,
+		"   ":              0,
+		"> > x":            2,
+		">>>":              3,
+		"- > 1. x":         3,
+		"-----":            0,
+		"* * *":            3, // a thematic break, but the count is only a bound
+		"12) x":            1,
+		"1234567890. x":    0,
+		"2.1 is a section": 0,
+		"| 1 | x |":        0,
+		"-\r":              1, // a CRLF line: the mapping parser once read 0
+	}
+	for line, want := range tests {
+		if got := Nesting([]byte(line)); got != want {
+			t.Errorf("Nesting(%q) = %d, want %d", line, got, want)
+		}
+	}
+}

@@ -181,24 +181,3 @@ func BenchmarkRender(b *testing.B) {
 		Render(m)
 	}
 }
-
-func TestNesting(t *testing.T) {
-	tests := map[string]int{
-		"":                 0,
-		"   ":              0,
-		"> > x":            2,
-		">>>":              3,
-		"- > 1. x":         3,
-		"-----":            0,
-		"* * *":            3, // a thematic break, but the count is only a bound
-		"12) x":            1,
-		"1234567890. x":    0,
-		"2.1 is a section": 0,
-		"| 1 | x |":        0,
-	}
-	for line, want := range tests {
-		if got := nesting([]byte(line)); got != want {
-			t.Errorf("nesting(%q) = %d, want %d", line, got, want)
-		}
-	}
-}

@@ -16,6 +16,8 @@ import (
 	gmparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/lolbench/lolbench/pipeline/ep"
 )
 
 // Parse reads a mapping artifact. When the artifact is structurally
@@ -208,7 +210,7 @@ func (p *parser) limitNesting() {
 		for end < len(p.src) && p.src[end] != '\n' {
 			end++
 		}
-		depth := nesting(p.src[start:end])
+		depth := ep.Nesting(p.src[start:end])
 		if depth <= maxNesting {
 			continue
 		}
@@ -219,41 +221,6 @@ func (p *parser) limitNesting() {
 			}
 		}
 	}
-}
-
-// nesting counts the container markers that open line: ">", a bullet
-// "-", "*" or "+" followed by a blank, or an ordered marker "1." / "1)"
-// followed by a blank. It stops at the first other character, so a
-// thematic break "-----" or a blank line counts 0.
-func nesting(line []byte) int {
-	blank := func(i int) bool { return i >= len(line) || line[i] == ' ' || line[i] == '\t' }
-	depth := 0
-	for i := 0; i < len(line); {
-		switch c := line[i]; {
-		case c == ' ' || c == '\t':
-			i++
-		case c == '>':
-			depth++
-			i++
-		case (c == '-' || c == '*' || c == '+') && blank(i+1):
-			depth++
-			i++
-		case c >= '0' && c <= '9':
-			j := i
-			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
-				j++
-			}
-			if j < len(line) && (line[j] == '.' || line[j] == ')') && blank(j+1) {
-				depth++
-				i = j + 1
-				continue
-			}
-			return depth
-		default:
-			return depth
-		}
-	}
-	return depth
 }
 
 // loneCRs replaces each carriage return that does not end a line ("\r"
