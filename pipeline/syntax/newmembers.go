@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/lang"
@@ -60,59 +59,12 @@ func NewMembers(ctx context.Context, repoDir string, ch *diff.Change, opt Option
 		skip *Skip
 	}
 	outcomes := make([]outcome, len(ch.Files))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err; cancel() })
-	}
-	for w := 0; w < min(opt.workers(), len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := diff.Open(repoDir)
-			if err != nil {
-				fail(fmt.Errorf("new members: %w", err))
-				for range jobs {
-				}
-				return
-			}
-			br := newBlobReader(r)
-			p := NewParser()
-			defer p.Close()
-			p.SetTimeout(opt.parseTimeout())
-			for i := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				fm, skip, err := fileMembers(ctx, br, p, ch, &ch.Files[i], opt)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				outcomes[i] = outcome{fm, skip}
-			}
-		}()
-	}
-feed:
-	for _, i := range todo {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	err := eachFile(ctx, repoDir, todo, opt, "new members", func(ctx context.Context, br *blobReader, p *Parser, i int) error {
+		fm, skip, err := fileMembers(ctx, br, p, ch, &ch.Files[i], opt)
+		outcomes[i] = outcome{fm, skip}
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, o := range outcomes {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/lolbench/lolbench/pipeline/diff"
@@ -158,59 +157,12 @@ func Resolve(ctx context.Context, repoDir string, ch *diff.Change, opt Options) 
 		return res, ctx.Err()
 	}
 	outcomes := make([]fileOutcome, len(ch.Files))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var (
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err; cancel() })
-	}
-	for w := 0; w < min(opt.workers(), len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := diff.Open(repoDir)
-			if err != nil {
-				fail(fmt.Errorf("resolve scopes: %w", err))
-				for range jobs {
-				}
-				return
-			}
-			br := newBlobReader(r)
-			p := NewParser()
-			defer p.Close()
-			p.SetTimeout(opt.parseTimeout())
-			for i := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				out, err := resolveFile(ctx, br, p, ch, &ch.Files[i], opt)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				outcomes[i] = out
-			}
-		}()
-	}
-feed:
-	for _, i := range todo {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	err := eachFile(ctx, repoDir, todo, opt, "resolve scopes", func(ctx context.Context, br *blobReader, p *Parser, i int) error {
+		out, err := resolveFile(ctx, br, p, ch, &ch.Files[i], opt)
+		outcomes[i] = out
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, o := range outcomes {
