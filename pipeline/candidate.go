@@ -31,7 +31,7 @@ func (c *Candidate) Path(rel string) (string, error) {
 	return workspace.SafeJoin(c.Dir, rel)
 }
 
-// Files of a candidate folder (DESIGN.md, "The workspace").
+// Files of a candidate folder (docs/design.md, "The workspace").
 const (
 	InfoFile     = "candidate.json"
 	MappingFile  = "mapping.md"

@@ -29,7 +29,7 @@ type Env struct {
 	Force bool
 }
 
-// Stage is one step of the method (DESIGN.md). String is a lower-case log
+// Stage is one step of the method (docs/design.md, "What flows through it"). String is a lower-case log
 // title, "validating mappings"; Name is the command name, "validate".
 type Stage interface {
 	Name() string

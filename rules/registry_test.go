@@ -11,7 +11,7 @@ import (
 
 var nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// TestRegistry checks the habits of STYLE.md: ids unique and contiguous,
+// TestRegistry checks what docs/design.md ("Rules are values") promises: ids unique and contiguous,
 // every rule documented and checked, and a testdata folder with at least one
 // passing and one failing case per rule.
 func TestRegistry(t *testing.T) {

@@ -44,7 +44,7 @@ func NewFactory() *Factory {
 	}
 }
 
-// Exit codes shared by every command (STYLE.md).
+// Exit codes shared by every command (docs/design.md, "Exit codes").
 const (
 	exitOK       = 0
 	exitFindings = 1 // the check ran and found problems

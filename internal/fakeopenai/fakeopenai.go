@@ -1,7 +1,7 @@
 // Package fakeopenai is a test helper: an httptest server that speaks the
 // OpenAI chat-completions protocol and answers from a script the test
-// gives. Scripted answers live only in tests (DESIGN.md: product code never
-// holds canned model answers); product code never imports this package.
+// gives. Scripted answers live only in tests (docs/design.md, "Canned answers
+// live only in tests"); product code never imports this package.
 package fakeopenai
 
 import (

@@ -9,8 +9,8 @@
 // requests in flight (five by default, the paper's "batches of five"). Every
 // exchange is recorded under <workspace>/llm/, keyed by a hash of what
 // determines the answer, so a rerun is served from disk with no HTTP call and
-// ReplayOnly makes a run reproducible and auditable (DESIGN.md, "Anything the
-// model said is recorded"). The API key never reaches a record, an error or
+// ReplayOnly makes a run reproducible and auditable (docs/design.md, "Anything
+// the model said is recorded"). The API key never reaches a record, an error or
 // a log line.
 package llm
 

@@ -18,7 +18,7 @@ import (
 )
 
 // Environment variables read by Resolve. The first three are the ones a user
-// needs (DESIGN.md, "Components"); the rest exist so a CI job can tune a run
+// needs (docs/design.md, "Components"); the rest exist so a CI job can tune a run
 // without a config file.
 const (
 	EnvBaseURL     = "LOLBENCH_LLM_BASE_URL"
@@ -36,7 +36,7 @@ const (
 )
 
 // Stages are the stage names that may carry their own model: the LLM-backed
-// stages of phases 2 and 4 (DESIGN.md, "What flows through it"), and the
+// stages of phases 2 and 4 (docs/design.md, "What flows through it"), and the
 // failure analysis of evaluated attempts (issue 15).
 var Stages = []string{"map", "audit", "rank", "mutate", "augment", "analyze"}
 
@@ -60,8 +60,8 @@ const (
 )
 
 // ErrNoEndpoint is returned by Config.Validate and New when no endpoint is
-// configured. Stages turn it into a skip (STYLE.md, "a stage that has nothing
-// to do returns a skip error"); its text is the user's next step.
+// configured. Stages turn it into a skip (docs/design.md, "A stage with
+// nothing to do"); its text is the user's next step.
 var ErrNoEndpoint = errors.New("no LLM endpoint configured; set " + EnvBaseURL +
 	" (and " + EnvModel + ", " + EnvAPIKey + " if the endpoint needs one)")
 

@@ -17,8 +17,8 @@ import (
 
 // This file holds the test fake: an httptest server that speaks the
 // OpenAI chat-completions protocol and plays scripted answers. Scripted
-// answers live only in _test.go files (DESIGN.md, "Product code never holds
-// canned answers").
+// answers live only in _test.go files (docs/design.md, "Canned answers live
+// only in tests").
 
 // wireRequest is what the fake reads from a request body.
 type wireRequest struct {

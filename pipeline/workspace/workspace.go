@@ -1,5 +1,5 @@
-// Package workspace is the on-disk state of a lolbench run (DESIGN.md, "The
-// workspace"). Every file in it is plain JSON, Markdown or a patch that a
+// Package workspace is the on-disk state of a lolbench run (docs/design.md,
+// "The workspace"). Every file in it is plain JSON, Markdown or a patch that a
 // person can read and a curator can edit. Writes are atomic, and every path
 // built from outside input is checked so that it stays inside the workspace.
 package workspace

@@ -21,7 +21,7 @@ import (
 // This file holds the test fake: an httptest server that speaks the OpenAI
 // chat-completions protocol and answers from a script keyed by the audit
 // rule the request's system message names. Scripted answers live only in
-// _test.go files (DESIGN.md, "Product code never holds canned answers").
+// _test.go files (docs/design.md, "Canned answers live only in tests").
 
 type wireRequest struct {
 	Model    string        `json:"model"`

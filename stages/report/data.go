@@ -30,8 +30,8 @@ import (
 	"github.com/lolbench/lolbench/stages/validate"
 )
 
-// StageOrder is the method's order of stages (DESIGN.md, "What flows
-// through it"), the order of the funnel and of every status table. A stage
+// StageOrder is the method's order of stages (docs/design.md, "What
+// flows through it"), the order of the funnel and of every status table. A stage
 // that status.json names but this list does not is shown after them, by
 // name.
 var StageOrder = []string{"collect", "map", "validate", "audit", "rank", "review", "build", "mutate", "augment", "export"}

@@ -24,7 +24,7 @@ import (
 )
 
 // Samples names, per language, the bundled samples under data/samples
-// whose reference solution scores Completed 100% (DESIGN.md,
+// whose reference solution scores Completed 100% (docs/design.md,
 // "Languages"); test/languages checks that each exists and is in its
 // language.
 var Samples = map[string][]string{
