@@ -5,6 +5,11 @@
 // The reward is 1 only when every F2P and every P2P test passed, judged by
 // the log and the exit status together (results.Judge): a log that reports
 // no failure while the test command exited non-zero is not a pass.
+//
+// Grading reads in one direction, one file per step: read.go reads a run's
+// record and test results, judge.go judges them (the exit-code rule, the
+// canaries, tampering), score.go turns the verdict into a Grade; grade.go
+// holds the Grade and its files.
 package grade
 
 import (
@@ -12,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
@@ -85,122 +89,6 @@ type Grade struct {
 	Isolated bool   `json:"isolated"`
 	Canaries int    `json:"canaries"`
 	Tests    []Test `json:"tests"`
-}
-
-// ExitOf turns a test command's exit status, as the verifier script saw
-// it, into results.Exit: 124 is `timeout`'s "timed out", 128+N a signal.
-func ExitOf(code int) results.Exit {
-	e := results.Exit{Code: code}
-	switch {
-	case code == 124:
-		e.TimedOut = true
-	case code > 128 && code < 160:
-		e.Killed = true
-	}
-	return e
-}
-
-// Score grades a run's parsed results, Go subtests in place of their
-// parents (results.Leaves). parseErr, when set, is an error the parser
-// returned: what it read is kept but no pass is trusted.
-func Score(cfg Config, res []results.Result, exit results.Exit, parseErr error) Grade {
-	g := score(cfg, Judge(results.Leaves(cfg.Format, res), exit, parseErr), exit)
-	g.Verdict = verdictOf(g)
-	return g
-}
-
-// score grades judged results against the lists.
-func score(cfg Config, v results.Verdict, exit results.Exit) Grade {
-	g := Grade{Task: cfg.Task, Run: v.Status, Reason: v.Reason, Exit: exit}
-	passed := map[string]bool{}
-	add := func(list string, names []string, n *int) {
-		for _, name := range names {
-			// A list written before lists named leaves may name a Go
-			// test whose subtests the run reports in its place.
-			s := results.StatusOf(cfg.Format, v.Results, name)
-			ok := s == results.Passed
-			passed[name] = ok
-			if ok {
-				*n++
-			}
-			g.Tests = append(g.Tests, Test{Name: name, List: list, Status: s, Passed: ok})
-		}
-	}
-	add("FAIL_TO_PASS", cfg.FailToPass, &g.F2PPassed)
-	add("PASS_TO_PASS", cfg.PassToPass, &g.P2PPassed)
-	g.F2PTotal, g.P2PTotal = len(cfg.FailToPass), len(cfg.PassToPass)
-	if g.F2PTotal > 0 && g.F2PPassed == g.F2PTotal && g.P2PPassed == g.P2PTotal {
-		g.Reward = 1
-	}
-	// A section is completed when it has mapped F2P tests and every one
-	// passed (paper §4.1); the denominator is every implementable section,
-	// so a section no test checks counts as not completed.
-	secTests := map[string][]string{}
-	var mapped []string
-	for _, t := range cfg.FailToPass {
-		for _, s := range cfg.Sections[t] {
-			if secTests[s] == nil {
-				mapped = append(mapped, s)
-			}
-			secTests[s] = append(secTests[s], t)
-		}
-	}
-	total := cfg.Implementable
-	if len(total) == 0 {
-		// A task built before the denominator was known: the mapped ones.
-		total = mapped
-		sort.Strings(total)
-	}
-	g.SectionsTotal = len(total)
-	for _, id := range total {
-		ts := secTests[id]
-		r := SectionResult{ID: id, Tests: len(ts)}
-		for _, t := range ts {
-			if passed[t] {
-				r.Passed++
-			}
-		}
-		switch {
-		case len(ts) == 0:
-			r.Why = "untested: no FAIL_TO_PASS test is mapped to it"
-		case r.Passed < len(ts):
-			r.Why = fmt.Sprintf("%d of its %d mapped FAIL_TO_PASS tests did not pass", len(ts)-r.Passed, len(ts))
-		default:
-			r.Completed = true
-			g.SectionsCompleted++
-		}
-		g.Sections = append(g.Sections, r)
-	}
-	return g
-}
-
-// Judge is results.Judge, and when the parser returned an error, no pass
-// is trusted: the run is an error and its passes become errors.
-func Judge(res []results.Result, exit results.Exit, parseErr error) results.Verdict {
-	v := results.Judge(res, exit)
-	if parseErr != nil {
-		for i := range v.Results {
-			if v.Results[i].Status == results.Passed {
-				v.Results[i].Status = results.Error
-				v.Downgraded++
-			}
-		}
-		v.Status = results.Error
-		if v.Reason != "" {
-			v.Reason += "; "
-		}
-		v.Reason += "results not readable: " + parseErr.Error()
-	}
-	return v
-}
-
-// Failed is the grade of a run that could not happen: reward 0, every
-// listed test unreported.
-func Failed(cfg Config, why string) Grade {
-	g := Score(cfg, nil, results.Exit{Code: 1}, nil)
-	g.Error, g.Run, g.Reason = why, results.Error, ""
-	g.Verdict = verdictOf(g)
-	return g
 }
 
 // Reward is reward.json. Harbor reads reward.txt before reward.json, and
@@ -279,42 +167,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("verifier output %s: %w", path, err)
 	}
 	return nil
-}
-
-// ReadResults parses a run's results: the files of resDir when it holds
-// any (a report glob), else the log, in the given format. Files are read in
-// name order and merged (worst status wins), and Go tests that have
-// subtests give way to their subtests (results.Leaves), a parent's own
-// failure passed down to them: this is where every run is read, by the
-// build's classification, the verifier, verify, eval and the mutants' runs
-// alike, so all of them grade the same leaves.
-func ReadResults(format, logPath, resDir string) ([]results.Result, error) {
-	var files []string
-	if resDir != "" {
-		entries, _ := os.ReadDir(resDir)
-		for _, e := range entries {
-			if e.Type().IsRegular() {
-				files = append(files, filepath.Join(resDir, e.Name()))
-			}
-		}
-		sort.Strings(files)
-		if len(files) == 0 {
-			if _, err := results.Lookup(format); err != nil {
-				return nil, err
-			}
-			return nil, nil
-		}
-	} else {
-		files = []string{logPath}
-	}
-	var lists [][]results.Result
-	var firstErr error
-	for _, f := range files {
-		res, err := results.ParseFile(format, f)
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		lists = append(lists, res)
-	}
-	return results.Leaves(format, results.Merge(lists...)), firstErr
 }

@@ -1,113 +1,12 @@
 package grade
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
-
-// Files of a guarded run's folder (issue 11). The verifier inside the
-// sandbox writes them as root, out of the tested code's reach, after every
-// process of the test run is dead; the host grades from them.
-const (
-	RunJSON    = "run.json"
-	RunLog     = "test-output.log"
-	RunReports = "results"
-)
-
-// Canary is one planted test that must fail (issue 11, "detect what
-// cannot be prevented"). Its name is random per run.
-type Canary struct {
-	// Dir is the folder it was planted in, File its path; both relative
-	// to the repository.
-	Dir  string `json:"dir"`
-	File string `json:"file"`
-	// Name is the test function's name, unique in the run; a result is
-	// the canary's when its id ends in it.
-	Name string `json:"name"`
-	// Unit is what a whole-unit failure is reported as (a Go package's
-	// import path, for "pkg [package]"); empty where no such entry exists.
-	Unit string `json:"unit,omitempty"`
-	// Last is set on a canary that runs after the unit's other tests (Go):
-	// a crash of the unit may keep it from running.
-	Last bool `json:"last,omitempty"`
-}
-
-// Reset says what the verifier put back before a run.
-type Reset struct {
-	Removed  []string `json:"removed,omitempty"`
-	Restored []string `json:"restored,omitempty"`
-	Sections []string `json:"sections,omitempty"`
-	Synced   []string `json:"synced,omitempty"`
-}
-
-// RunRecord is run.json: how one guarded run went.
-type RunRecord struct {
-	N int `json:"n"`
-	// Exit is the test command's exit status as the verifier saw it; 124
-	// when it was killed at its deadline.
-	Exit     int           `json:"exit_code"`
-	TimedOut bool          `json:"timed_out,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
-	// LogTruncated is set when the output passed the cap and was cut.
-	LogTruncated bool     `json:"log_truncated,omitempty"`
-	Canaries     []Canary `json:"canaries"`
-	// CanaryGap says why no canary was planted, when none was.
-	CanaryGap string `json:"canary_gap,omitempty"`
-	// Strays are processes found, and killed, before the run (an agent's
-	// leftovers); Leftovers those killed after the command ended;
-	// Survivors those still alive after that.
-	Strays    int      `json:"strays_killed"`
-	Leftovers int      `json:"leftovers_killed"`
-	Survivors []string `json:"survivors,omitempty"`
-	Reset     Reset    `json:"reset"`
-	// Isolated is false for the local executor: the tests ran as the
-	// grader's own user.
-	Isolated bool `json:"isolated"`
-	// Error is set when the run could not happen; nothing else counts.
-	Error string `json:"error,omitempty"`
-}
-
-// maxRunJSON caps run.json; a real one is kilobytes.
-const maxRunJSON = 64 << 20
-
-// LoadRun reads run.json from a run folder.
-func LoadRun(dir string) (*RunRecord, error) {
-	f, err := os.Open(filepath.Join(dir, RunJSON))
-	if err != nil {
-		return nil, fmt.Errorf("verifier output: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRunJSON+1))
-	if err != nil {
-		return nil, fmt.Errorf("verifier output: %w", err)
-	}
-	if len(data) > maxRunJSON {
-		return nil, fmt.Errorf("verifier output %s: larger than %d bytes", f.Name(), maxRunJSON)
-	}
-	var rec RunRecord
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return nil, fmt.Errorf("verifier output %s: %w", f.Name(), err)
-	}
-	return &rec, nil
-}
-
-// RunResults parses a run folder's results: the report files when the
-// recipe names them (results != ""), else the output.
-func RunResults(format, dir string, reports bool) ([]results.Result, error) {
-	resDir := ""
-	if reports {
-		resDir = filepath.Join(dir, RunReports)
-	}
-	return ReadResults(format, filepath.Join(dir, RunLog), resDir)
-}
 
 // Verdicts of a run, in grade.json and reward.json's reason.
 const (
@@ -118,6 +17,26 @@ const (
 
 // IsTampered reports whether a verdict says the run was tampered with.
 func IsTampered(verdict string) bool { return strings.HasPrefix(verdict, tampered) }
+
+// Judge is results.Judge, and when the parser returned an error, no pass
+// is trusted: the run is an error and its passes become errors.
+func Judge(res []results.Result, exit results.Exit, parseErr error) results.Verdict {
+	v := results.Judge(res, exit)
+	if parseErr != nil {
+		for i := range v.Results {
+			if v.Results[i].Status == results.Passed {
+				v.Results[i].Status = results.Error
+				v.Downgraded++
+			}
+		}
+		v.Status = results.Error
+		if v.Reason != "" {
+			v.Reason += "; "
+		}
+		v.Reason += "results not readable: " + parseErr.Error()
+	}
+	return v
+}
 
 // Judged is a guarded run judged as a whole: its test results with the
 // canaries taken out and the exit-code rule applied, and whether the run
@@ -285,63 +204,4 @@ func canaryOf(id string, cs []Canary) (Canary, bool) {
 		}
 	}
 	return Canary{}, false
-}
-
-// ScoreRun grades a guarded run folder against cfg. reports says whether
-// the recipe writes report files (results/) instead of reading the output.
-func ScoreRun(cfg Config, dir string, reports bool) Grade {
-	rec, err := LoadRun(dir)
-	if err != nil {
-		return Failed(cfg, err.Error())
-	}
-	res, perr := RunResults(cfg.Format, dir, reports)
-	if rec.Error != "" {
-		res, perr = nil, nil
-	}
-	listed := map[string]bool{}
-	for _, n := range cfg.FailToPass {
-		listed[n] = true
-	}
-	for _, n := range cfg.PassToPass {
-		listed[n] = true
-	}
-	j := JudgeRun(rec, res, perr, listed)
-	g := score(cfg, j.Verdict, results.Exit{Code: rec.Exit, TimedOut: rec.TimedOut})
-	g.Isolated, g.Canaries = rec.Isolated, len(rec.Canaries)
-	if j.Void != "" {
-		g = voided(g, j.Void)
-	}
-	g.Verdict = verdictOf(g)
-	return g
-}
-
-// voided zeroes a grade: no listed test counts as passed.
-func voided(g Grade, why string) Grade {
-	g.Reward, g.F2PPassed, g.P2PPassed, g.SectionsCompleted = 0, 0, 0, 0
-	for i := range g.Tests {
-		g.Tests[i].Passed = false
-	}
-	for i := range g.Sections {
-		g.Sections[i].Passed, g.Sections[i].Completed, g.Sections[i].Why = 0, false, "the run is void: "+why
-	}
-	if IsTampered(why) {
-		g.Tampered = strings.TrimPrefix(why, tampered)
-	} else {
-		g.Error = strings.TrimPrefix(why, "error: ")
-	}
-	return g
-}
-
-// verdictOf is the one-line verdict of a grade: "passed", "failed",
-// "tampered: ..." or "error: ...".
-func verdictOf(g Grade) string {
-	switch {
-	case g.Tampered != "":
-		return tampered + g.Tampered
-	case g.Error != "":
-		return "error: " + g.Error
-	case g.Reward == 1:
-		return VerdictPassed
-	}
-	return VerdictFailed
 }
