@@ -582,41 +582,42 @@ func TestSyntheticJob(t *testing.T) {
 	// (incorrect_patch) and ran no test (no_validation_attempted): 1/2
 	// each. beta 1 read api/api.go and left it unchanged
 	// (relevant_change_omitted; cross_module_context_missing: it changed
-	// kv/kv.go) and edited after its last, passing, test run
-	// (no_test_after_final_edit): 1/3 each. gamma 1 changed the reference
-	// file (incorrect_patch) and stopped after its test failed
-	// (gave_up_early): 1/2 each. Phases: localization 1/3, editing 1/2 +
-	// 1/3 + 1 = 11/6, verification 1/2 + 1/3 = 5/6; tenths 3.33, 18.33,
-	// 8.33: floors 29 of 30, the tenth to the first of the equal
-	// remainders. Naive rounding gives 0.3 + 1.8 + 0.8 = 2.9.
-	wantA3 := []cellRow{{"code_localization", 0.4, 0.3, "1/3"}, {"code_editing", 1.8, 1.8, "11/6"}, {"code_verification", 0.8, 0.8, "5/6"}}
+	// kv/kv.go), edited after its last, passing, test run
+	// (no_test_after_final_edit), all high, and said "Stopping here." with
+	// api/api.go undone (gave_up_early, medium: weight 0.6): 5/18 to each
+	// high mode, 1/6 to gave_up_early. gamma 1 changed the reference file
+	// (incorrect_patch) and stopped after its test failed (gave_up_early,
+	// high): 1/2 each. Phases: localization 5/18, editing 1 + 5/18 + 2/3 =
+	// 35/18, verification 1/2 + 5/18 = 7/9; tenths 2.78, 19.44, 7.78:
+	// floors 28 of 30, the two tenths to the largest remainders.
+	wantA3 := []cellRow{{"code_localization", 0.3, 0.3, "5/18"}, {"code_editing", 1.9, 1.9, "35/18"}, {"code_verification", 0.8, 0.8, "7/9"}}
 	if g := nonZero(aa.Table.Phases); !reflect.DeepEqual(g, wantA3) {
 		t.Errorf("A phases %v\nwant %v", g, wantA3)
 	}
 	for phase, want := range map[string][]cellRow{
-		"code_localization": {{"cross_module_context_missing", 0.4, 0.3, "1/3"}},
-		"code_editing":      {{"incorrect_patch", 1, 1, "1"}, {"relevant_change_omitted", 0.3, 0.3, "1/3"}, {"gave_up_early", 0.5, 0.5, "1/2"}},
-		"code_verification": {{"no_validation_attempted", 0.5, 0.5, "1/2"}, {"no_test_after_final_edit", 0.3, 0.3, "1/3"}},
+		"code_localization": {{"cross_module_context_missing", 0.3, 0.3, "5/18"}},
+		"code_editing":      {{"incorrect_patch", 1, 1, "1"}, {"relevant_change_omitted", 0.3, 0.3, "5/18"}, {"gave_up_early", 0.6, 0.7, "2/3"}},
+		"code_verification": {{"no_validation_attempted", 0.5, 0.5, "1/2"}, {"no_test_after_final_edit", 0.3, 0.3, "5/18"}},
 	} {
 		if g := nonZero(aa.Table.Modes[phase]); !reflect.DeepEqual(g, want) {
 			t.Errorf("A %s: %v, want %v", phase, g, want)
 		}
 	}
 	// B, four: alpha 1 (its tree changed kv/kv.go only, it read api/api.go,
-	// ran no test and a failed edit of kv/kv.go was never tried again): a
-	// quarter each to cross_module_context_missing,
-	// relevant_change_omitted, no_validation_attempted and
-	// tool_failure_not_retried; alpha 2 and beta 1 (no diff: their edits
+	// ran no test, a failed edit of kv/kv.go was never tried again, and it
+	// said "Stopping here." with api/api.go undone): 5/23 each to
+	// cross_module_context_missing, relevant_change_omitted,
+	// no_validation_attempted and tool_failure_not_retried (high), 3/23 to
+	// gave_up_early (medium); alpha 2 and beta 1 (no diff: their edits
 	// changed both files) incorrect_patch; gamma 1 incorrect_patch and
-	// tool_failure_not_retried, half each. Phases 1/4, 11/4, 1/4, 3/4:
-	// tenths 2.5, 27.5, 2.5, 7.5, floors 38 of 40, the two tenths to the
-	// first two of four equal remainders. Naive rounding (half up) gives
-	// 0.3 + 2.8 + 0.3 + 0.8 = 4.2.
-	wantB3 := []cellRow{{"code_localization", 0.3, 0.3, "1/4"}, {"code_editing", 2.8, 2.8, "11/4"}, {"code_verification", 0.2, 0.3, "1/4"}, {"tool_use", 0.7, 0.8, "3/4"}}
+	// tool_failure_not_retried, half each. Phases 5/23, 131/46, 5/23,
+	// 33/46: tenths 2.17, 28.48, 2.17, 7.17, floors 39 of 40, the tenth to
+	// editing. Naive rounding gives 0.2 + 2.8 + 0.2 + 0.7 = 3.9.
+	wantB3 := []cellRow{{"code_localization", 0.2, 0.2, "5/23"}, {"code_editing", 2.9, 2.8, "131/46"}, {"code_verification", 0.2, 0.2, "5/23"}, {"tool_use", 0.7, 0.7, "33/46"}}
 	if g := nonZero(ab.Table.Phases); !reflect.DeepEqual(g, wantB3) {
 		t.Errorf("B phases %v\nwant %v", g, wantB3)
 	}
-	if g := nonZero(ab.Table.Modes["code_editing"]); !reflect.DeepEqual(g, []cellRow{{"incorrect_patch", 2.5, 2.5, "5/2"}, {"relevant_change_omitted", 0.3, 0.3, "1/4"}}) {
+	if g := nonZero(ab.Table.Modes["code_editing"]); !reflect.DeepEqual(g, []cellRow{{"incorrect_patch", 2.5, 2.5, "5/2"}, {"relevant_change_omitted", 0.2, 0.2, "5/23"}, {"gave_up_early", 0.2, 0.1, "3/23"}}) {
 		t.Errorf("B editing %v", g)
 	}
 	if !reflect.DeepEqual(ab.Signals[:3], []SignalCount{{"edit_before_exploration", 2}, {"tests_modified", 0}, {"budget_exhausted", 1}}) {
@@ -633,8 +634,9 @@ func TestSyntheticJob(t *testing.T) {
 	for _, d := range att.Modes {
 		ev = append(ev, fmt.Sprintf("%s %s %v %q %.4f", d.Mode, d.Confidence, d.Steps, d.Detail, d.Share))
 	}
-	if want := []string{`cross_module_context_missing high [] "changed kv/kv.go; not api/api.go" 0.2500`, `relevant_change_omitted high [3] "read, left unchanged: api/api.go" 0.2500`,
-		`no_validation_attempted high [] "" 0.2500`, `tool_failure_not_retried high [5] "failed and never tried again: edit of kv/kv.go" 0.2500`}; !reflect.DeepEqual(ev, want) {
+	if want := []string{`cross_module_context_missing high [] "changed kv/kv.go; not api/api.go" 0.2174`, `relevant_change_omitted high [3] "read, left unchanged: api/api.go" 0.2174`,
+		`gave_up_early medium [6] "stopped without claiming success, leaving unchanged: api/api.go" 0.1304`,
+		`no_validation_attempted high [] "" 0.2174`, `tool_failure_not_retried high [5] "failed and never tried again: edit of kv/kv.go" 0.2174`}; !reflect.DeepEqual(ev, want) {
 		t.Errorf("evidence %q", ev)
 	}
 	if len(att.Signals) != 1 || att.Signals[0].Signal != "edit_before_exploration" {

@@ -356,24 +356,43 @@ func noPatchProduced(t *Trace) (Finding, string) {
 	return Finding{Detail: "no edit of a source file succeeded"}, High
 }
 
-var admitsUnfinishedRe = regexp.MustCompile(`(?i)\b(?:unable to|could not|couldn't|was not able|wasn't able|ran out of|did not (?:finish|complete|manage)|didn't (?:finish|complete|manage)|not (?:yet )?(?:complete|completed|finished|fully implemented)|remaining (?:work|issues|failures|tests)|partially|giving up|give up)\b`)
+// bareDoneRe is a last message that is only a word of completion
+// ("Finished.", "Done!"): a claim too short for trajectory.ClaimsDone.
+var bareDoneRe = regexp.MustCompile(`(?i)^\s*(?:all )?(?:done|finished|complete|completed)\s*[.!]*\s*$`)
 
-// gave_up_early: the agent stopped on its own with a failing last test
-// run and no claim of success (high), or saying the work is unfinished
-// (medium).
+// gave_up_early: the agent stopped on its own, without claiming success,
+// before an adequate fix existed. It is judged by what the attempt left
+// undone, not by how the last message is worded ("Stopping here; the
+// command-line part is left." and "I reverted my changes" say it in ways
+// no phrase list foresees): a failing last test run after the last edit
+// (high), or reference files its solution leaves unchanged (medium).
 func gaveUpEarly(t *Trace) (Finding, string) {
 	if !t.endedOnItsOwn() {
 		return Finding{}, ""
 	}
 	lm := t.lastMessage()
-	claims := lm >= 0 && trajectory.ClaimsDone(t.Events[lm].Text)
-	if le, lt := t.lastEdit(), t.lastTestRun(); lt >= 0 && lt > le && failed(&t.Events[lt]) && !claims {
+	if lm >= 0 && (trajectory.ClaimsDone(t.Events[lm].Text) || bareDoneRe.MatchString(t.Events[lm].Text)) {
+		return Finding{}, "" // it believed it was done: not giving up
+	}
+	if le, lt := t.lastEdit(), t.lastTestRun(); lt >= 0 && lt > le && failed(&t.Events[lt]) {
 		return Finding{Steps: []int{t.Events[lt].Step}, Detail: "stopped after a failing test run"}, High
 	}
-	if lm >= 0 && admitsUnfinishedRe.MatchString(t.Events[lm].Text) {
-		return Finding{Steps: []int{t.Events[lm].Step}, Detail: "its last message says the work is unfinished"}, Medium
+	changed := t.changed()
+	var undone []string
+	for _, p := range t.Reference {
+		if !changed[p] {
+			undone = append(undone, p)
+		}
 	}
-	return Finding{}, ""
+	if len(undone) == 0 {
+		return Finding{}, ""
+	}
+	slices.Sort(undone)
+	var steps []int
+	if lm >= 0 {
+		steps = []int{t.Events[lm].Step}
+	}
+	return Finding{Steps: steps, Detail: "stopped without claiming success, leaving unchanged: " + list(undone)}, Medium
 }
 
 // no_validation_attempted: no test run at all.

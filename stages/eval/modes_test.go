@@ -182,8 +182,6 @@ func TestRuleModes(t *testing.T) {
 		{"no_patch_produced-", baseline(), nil, refFiles, nil, want{}},
 		{"gave_up_early+", new(tb).user("t").read(store).edit(store, "modify", true).test(false, false).final("Stopping here."), nil, nil, nil, want{
 			"gave_up_early": {Finding{Steps: []int{4}, Detail: "stopped after a failing test run"}, High}}},
-		{"gave_up_early+ medium", new(tb).user("t").read(store).edit(store, "modify", true).test(true, false).final("I could not finish the TTL part."), nil, nil, nil, want{
-			"gave_up_early": {Finding{Steps: []int{5}, Detail: "its last message says the work is unfinished"}, Medium}}},
 		{"gave_up_early-", new(tb).user("t").read(store).edit(store, "modify", true).test(false, false).final("Stopping here.").end(trajectory.EndTimeout), nil, nil, nil, want{}},
 		{"no_validation_attempted+", new(tb).user("t").read(store).edit(store, "modify", true).final("Finished."), nil, nil, nil, want{
 			"no_validation_attempted": {Finding{}, High}}},
@@ -331,5 +329,43 @@ func TestModesDocumented(t *testing.T) {
 		if !strings.Contains(string(doc), "| `"+s.Signal+"` |") {
 			t.Errorf("docs/evaluation.md has no row for signal %s", s.Signal)
 		}
+	}
+}
+
+// TestGaveUpEarlyWordings: an attempt that stops on its own without
+// claiming success is judged by what it left undone, however its last
+// message is worded; a claim of success, a limit or nothing left undone
+// is no giving up (issue 34).
+func TestGaveUpEarlyWordings(t *testing.T) {
+	refFiles := []string{server, store}
+	partial := func(final string) *tb {
+		return new(tb).user("t").read(store).read(server).edit(store, "modify", true).test(true, false).final(final)
+	}
+	undoneServer := Finding{Steps: []int{6}, Detail: "stopped without claiming success, leaving unchanged: server/server.go"}
+	for _, c := range []struct {
+		name string
+		b    *tb
+		sol  []string
+		want Finding
+		conf string
+	}{
+		{"left a part", partial("Stopping here; the command-line part is left."), []string{store}, undoneServer, Medium},
+		{"could not finish", partial("I could not finish the TTL part."), []string{store}, undoneServer, Medium},
+		{"no apology at all", partial("Here is where things stand."), []string{store}, undoneServer, Medium},
+		{"reverted everything", new(tb).user("t").read(store).edit(store, "modify", true).test(true, false).undo(store).final("I reverted my changes; the design needs more thought."),
+			[]string{}, Finding{Steps: []int{6}, Detail: "stopped without claiming success, leaving unchanged: server/server.go, store/store.go"}, Medium},
+		{"failing last run", new(tb).user("t").read(store).edit(store, "modify", true).test(false, false).final("That is as far as this goes."), []string{store},
+			Finding{Steps: []int{4}, Detail: "stopped after a failing test run"}, High},
+		{"claims success", partial("All tests pass; the feature is implemented."), []string{store}, Finding{}, ""},
+		{"a bare word of completion", partial("Finished."), []string{store}, Finding{}, ""},
+		{"nothing left undone", partial("Stopping here."), refFiles, Finding{}, ""},
+		{"stopped by a limit", partial("Stopping here.").end(trajectory.EndTimeout), []string{store}, Finding{}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, conf := gaveUpEarly(&Trace{Events: c.b.evs, Reference: refFiles, Solution: c.sol})
+			if !reflect.DeepEqual(f, c.want) || conf != c.conf {
+				t.Errorf("got %+v (%q), want %+v (%q)", f, conf, c.want, c.conf)
+			}
+		})
 	}
 }
