@@ -18,8 +18,7 @@ import (
 
 // AugmentOptions are the parsed flags of `lolbench augment`.
 type AugmentOptions struct {
-	IO     *IOStreams
-	Getenv func(string) string
+	*Factory // IO, Getenv and the executor
 
 	Workspace  string
 	Candidates []string // empty: every candidate of the workspace
@@ -55,7 +54,7 @@ type augmentOutput struct {
 func NewCmdAugment(f *Factory) *cobra.Command { return newCmdAugment(f, nil) }
 
 func newCmdAugment(f *Factory, runF func(*AugmentOptions) error) *cobra.Command {
-	opts := &AugmentOptions{IO: f.IO, Getenv: f.Getenv}
+	opts := &AugmentOptions{Factory: f}
 	var loops string
 	cmd := &cobra.Command{
 		Use:   "augment [CANDIDATE...] [--loops mutation,coverage]",
@@ -113,9 +112,6 @@ input or a candidate the stage could not process.`,
 				return fmt.Errorf("--loops: %w", err)
 			}
 			opts.Loops = ls
-			if opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("augment: --executor %q: docker or local", opts.Executor)
-			}
 			if opts.Threshold <= 0 || opts.Threshold > 100 {
 				return fmt.Errorf("augment: --threshold %g: a percentage above 0 and at most 100", opts.Threshold)
 			}
@@ -132,7 +128,7 @@ input or a candidate the stage could not process.`,
 	fl.BoolVar(&opts.ReplayOnly, "replay-only", false, "serve every answer from <workspace>/llm records; fail when one is missing")
 	fl.BoolVar(&opts.JSON, "json", false, "print the reports and the summary as JSON")
 	fl.StringVar(&loops, "loops", strings.Join(augment.Loops, ","), "the generation loops to run: mutation, coverage")
-	fl.StringVar(&opts.Executor, "executor", "docker", "where the retention runs happen: docker, or local (not isolated)")
+	addExecutorFlag(fl, &opts.Executor, "where the retention runs happen: docker, or local (not isolated)", false)
 	fl.BoolVar(&opts.Force, "force", false, "augment again even when the inputs are unchanged")
 	fl.IntVar(&opts.PerPrompt, "per-prompt", augment.DefaultPerPrompt, "tests asked for per prompt")
 	fl.IntVar(&opts.MaxMutants, "max-mutants", augment.DefaultMaxMutants, "surviving mutants prompted per task")
@@ -179,7 +175,7 @@ func augmentRun(ctx context.Context, opts *AugmentOptions) error {
 	if client != nil {
 		// Retention runs need an environment only when a model writes
 		// tests; the map alone runs nothing.
-		ex, closeEx, err := newExecutor(ctx, &Factory{IO: opts.IO}, opts.Executor)
+		ex, closeEx, err := opts.Factory.Executor(ctx, opts.Executor)
 		if err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ func TestAugmentFlags(t *testing.T) {
 			AugmentOptions{Candidates: []string{}, Workspace: "w", Loops: []string{"coverage"}, Executor: "local", Force: true, JSON: true,
 				PerPrompt: 3, MaxMutants: 5, MaxSpans: 2, Threshold: 60, Model: "m", ReplayOnly: true, ConfigFile: "c.yaml"}, ""},
 		{[]string{"--loops", "mutation,ops"}, AugmentOptions{}, `--loops: unknown loop "ops" (loops: mutation, coverage)`},
-		{[]string{"--executor", "podman"}, AugmentOptions{}, `augment: --executor "podman": docker or local`},
+		{[]string{"--executor", "podman"}, AugmentOptions{}, `invalid argument "podman" for "--executor" flag: want docker or local`},
 		{[]string{"--threshold", "0"}, AugmentOptions{}, "augment: --threshold 0: a percentage above 0 and at most 100"},
 	}
 	for _, tt := range tests {
@@ -44,7 +44,7 @@ func TestAugmentFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.args, err)
 		}
-		got.IO, got.Getenv = nil, nil
+		got.Factory = nil
 		if got.Candidates == nil {
 			got.Candidates = []string{}
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/registry"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
 )
@@ -134,9 +133,6 @@ check found problems), 2 for bad input.`,
 			if opts.Runs < 0 {
 				return fmt.Errorf("build: --runs %d: want 1 or more (0: the recipe's)", opts.Runs)
 			}
-			if opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("build: --executor %q: docker or local", opts.Executor)
-			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -147,25 +143,13 @@ check found problems), 2 for bad input.`,
 	fl.BoolVar(&opts.All, "all", false, "build every candidate of the workspace")
 	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
 	fl.StringVar(&opts.Registry, "projects", "data/projects.yaml", "the projects registry, for the projects' recipes")
-	fl.StringVar(&opts.Executor, "executor", "docker", "where the tests run: docker, or local (not isolated)")
+	addExecutorFlag(fl, &opts.Executor, "where the tests run: docker, or local (not isolated)", false)
 	fl.BoolVar(&opts.Force, "force", false, "rebuild even when the inputs are unchanged")
 	fl.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	fl.BoolVar(&opts.Check, "check", false, "check one candidate's recipe fast: the install commands and one test file, one run")
 	fl.IntVar(&opts.Runs, "runs", 0, "runs per side instead of the recipe's (0: the recipe's)")
 	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "build candidates that did not pass every gate (validate, audit, rank Q >= 8.0, review), marked unreviewed")
 	return cmd
-}
-
-// newExecutor makes the executor a command asked for.
-func newExecutor(ctx context.Context, f *Factory, name string) (sandbox.Executor, func(), error) {
-	if name == "local" {
-		return sandbox.NewLocal(f.IO.ErrOut), func() {}, nil
-	}
-	d, err := sandbox.NewDocker(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	return d, func() { d.Close() }, nil
 }
 
 // registryRecipe finds a project's recipe in the registry, when the
@@ -208,7 +192,7 @@ func runBuild(ctx context.Context, f *Factory, opts *BuildOptions) error {
 			return fmt.Errorf("build: no candidate %s in %s", id, ws.Root)
 		}
 	}
-	ex, closeEx, err := newExecutor(ctx, f, opts.Executor)
+	ex, closeEx, err := f.Executor(ctx, opts.Executor)
 	if err != nil {
 		return err
 	}

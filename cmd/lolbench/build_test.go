@@ -22,7 +22,7 @@ func TestBuildFlags(t *testing.T) {
 		{[]string{"--all", "--executor", "local", "--workspace", "w", "--force", "--json"}, BuildOptions{Candidates: []string{}, All: true, Workspace: "w", Registry: "data/projects.yaml", Executor: "local", Force: true, JSON: true}, ""},
 		{[]string{}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
 		{[]string{"a", "--all"}, BuildOptions{}, "build: name candidates or give --all (see 'lolbench build --help')"},
-		{[]string{"a", "--executor", "podman"}, BuildOptions{}, `build: --executor "podman": docker or local`},
+		{[]string{"a", "--executor", "podman"}, BuildOptions{}, `invalid argument "podman" for "--executor" flag: want docker or local`},
 		{[]string{"--check", "a-1", "--runs", "1"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Check: true, Runs: 1}, ""},
 		{[]string{"a-1", "--runs", "2"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", Runs: 2}, ""},
 		{[]string{"a-1", "--include-unreviewed"}, BuildOptions{Candidates: []string{"a-1"}, Workspace: "work", Registry: "data/projects.yaml", Executor: "docker", IncludeUnreviewed: true}, ""},

@@ -77,9 +77,6 @@ Exit status: 0 when every solution was scored, 2 for bad input.`,
 			if (len(opts.Jobs) == 0) == (len(opts.Predictions) == 0) {
 				return errors.New("eval: give --jobs or --predictions (not both)")
 			}
-			if opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("eval: --executor %q: docker or local", opts.Executor)
-			}
 			if opts.Agent != "" {
 				if err := eval.CheckAgent(opts.Agent); err != nil {
 					return err
@@ -97,7 +94,7 @@ Exit status: 0 when every solution was scored, 2 for bad input.`,
 	fl.StringSliceVar(&opts.Predictions, "predictions", nil, "SWE-bench predictions JSONL files (repeatable)")
 	fl.StringVar(&opts.Trajectories, "trajectories", "", "folder of the predictions' trajectories, <instance_id>.json (ATIF) or .jsonl")
 	fl.StringVar(&opts.Agent, "agent", "", "name every solution's agent (default: scaffold__model)")
-	fl.StringVar(&opts.Executor, "executor", "docker", "where predictions are verified: docker, or local (not isolated)")
+	addExecutorFlag(fl, &opts.Executor, "where predictions are verified: docker, or local (not isolated)", false)
 	fl.BoolVar(&opts.JSON, "json", false, "print eval/metrics.json (exact figures)")
 	return cmd
 }
@@ -109,7 +106,7 @@ func runEval(cmd *cobra.Command, f *Factory, opts *EvalOptions) error {
 	}
 	st := &eval.Stage{Jobs: opts.Jobs, Predictions: opts.Predictions, Trajectories: opts.Trajectories, Agent: opts.Agent}
 	if len(opts.Predictions) > 0 {
-		ex, closeEx, err := newExecutor(cmd.Context(), f, opts.Executor)
+		ex, closeEx, err := f.Executor(cmd.Context(), opts.Executor)
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func TestEvalFlags(t *testing.T) {
 			&EvalOptions{Workspace: "w", Predictions: []string{"p.jsonl"}, Trajectories: "t", Agent: "my-agent", Executor: "local", JSON: true}, ""},
 		{"neither", nil, nil, "eval: give --jobs or --predictions (not both)"},
 		{"both", []string{"--jobs", "a", "--predictions", "p"}, nil, "not both"},
-		{"executor", []string{"--jobs", "a", "--executor", "vm"}, nil, `eval: --executor "vm": docker or local`},
+		{"executor", []string{"--jobs", "a", "--executor", "vm"}, nil, `invalid argument "vm" for "--executor" flag: want docker or local`},
 		{"agent", []string{"--jobs", "a", "--agent", "My Agent"}, nil, `agent name "My Agent"`},
 		{"arguments", []string{"x"}, nil, `unknown command "x"`},
 	} {

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/pflag"
+
+	"github.com/lolbench/lolbench/pipeline/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -86,4 +92,65 @@ func printJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// Executor names, as --executor takes them. Auto is only run's: docker
+// when an engine answers, else local.
+const (
+	executorDocker = "docker"
+	executorLocal  = "local"
+	executorAuto   = "auto"
+)
+
+// Executor opens the executor a command was asked for, the one place
+// every command builds it (verify, build, eval, mutate, augment, run). The
+// caller closes it with the returned func. "auto" says so on ErrOut when
+// it falls back to local.
+func (f *Factory) Executor(ctx context.Context, name string) (sandbox.Executor, func(), error) {
+	switch name {
+	case executorLocal:
+		return sandbox.NewLocal(f.IO.ErrOut), func() {}, nil
+	case executorDocker, executorAuto:
+		d, err := sandbox.NewDocker(ctx)
+		if err == nil {
+			return d, func() { d.Close() }, nil
+		}
+		if name == executorDocker {
+			return nil, nil, err
+		}
+		fmt.Fprintf(f.IO.ErrOut, "no Docker engine answers (%v); using the local executor\n", err)
+		return sandbox.NewLocal(f.IO.ErrOut), func() {}, nil
+	}
+	return nil, nil, fmt.Errorf("unknown executor %q", name)
+}
+
+// executorValue is the --executor flag: the name is checked when the
+// flag is parsed, once for every command that takes it.
+type executorValue struct {
+	p     *string
+	names []string
+}
+
+func (v *executorValue) String() string { return *v.p }
+func (v *executorValue) Type() string   { return "string" }
+
+func (v *executorValue) Set(s string) error {
+	if !slices.Contains(v.names, s) {
+		n := len(v.names)
+		return fmt.Errorf("want %s or %s", strings.Join(v.names[:n-1], ", "), v.names[n-1])
+	}
+	*v.p = s
+	return nil
+}
+
+// addExecutorFlag adds --executor to fl, storing into p: docker (the
+// default) or local; run also takes auto (its default).
+func addExecutorFlag(fl *pflag.FlagSet, p *string, usage string, auto bool) {
+	v := &executorValue{p: p, names: []string{executorDocker, executorLocal}}
+	*p = executorDocker
+	if auto {
+		v.names = append(v.names, executorAuto)
+		*p = executorAuto
+	}
+	fl.Var(v, "executor", usage)
 }

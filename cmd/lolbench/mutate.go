@@ -32,7 +32,7 @@ type MutateOptions struct {
 	AllTests       bool
 	Force          bool
 
-	// NewExecutor makes the executor; nil means newExecutor. Tests stub it.
+	// NewExecutor makes the executor; nil means Factory.Executor. Tests stub it.
 	NewExecutor func(ctx context.Context, name string) (sandbox.Executor, func(), error)
 }
 
@@ -139,9 +139,6 @@ built task is skipped), 2 for bad input or when the stage could not run.`,
 					return fmt.Errorf("mutate: --operators %q: unknown operator (see 'lolbench mutate --help')", o)
 				}
 			}
-			if opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("mutate: --executor %q: docker or local", opts.Executor)
-			}
 			if opts.Jobs < 1 || opts.MaxPerOperator < 0 {
 				return errors.New("mutate: --jobs must be at least 1 and --max-per-operator at least 0")
 			}
@@ -156,7 +153,7 @@ built task is skipped), 2 for bad input or when the stage could not run.`,
 	fl.StringSliceVar(&opts.Methods, "methods", mutation.Families, "method families to run: revert, ops, llm")
 	fl.StringSliceVar(&opts.Operators, "operators", nil, "syntax operators to apply (default all)")
 	fl.StringSliceVar(&opts.Sections, "sections", nil, "EP section ids the llm methods mutate (default every mapped section with changed lines)")
-	fl.StringVar(&opts.Executor, "executor", "docker", "where jobs run: docker, or local (not isolated)")
+	addExecutorFlag(fl, &opts.Executor, "where jobs run: docker, or local (not isolated)", false)
 	fl.IntVar(&opts.Jobs, "jobs", 1, "mutant jobs run at once")
 	fl.IntVar(&opts.MaxPerOperator, "max-per-operator", 0, "at most this many mutants per operator and task, spread over its sites (0: all)")
 	fl.BoolVar(&opts.AllTests, "all-tests", false, "run every test on every mutant, without selection by per-test coverage")
@@ -209,7 +206,7 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	mk := opts.NewExecutor
 	if mk == nil {
 		mk = func(ctx context.Context, name string) (sandbox.Executor, func(), error) {
-			return newExecutor(ctx, f, name)
+			return f.Executor(ctx, name)
 		}
 	}
 	ex, closeEx, err := mk(ctx, opts.Executor)

@@ -26,7 +26,7 @@ func TestMutateFlags(t *testing.T) {
 				MaxPerOperator: 5, AllTests: true, Force: true}},
 		{args: []string{"--methods", "llm,mutants"}, err: `mutate: --methods "mutants": want some of revert,ops,llm`},
 		{args: []string{"--operators", "swap"}, err: `mutate: --operators "swap": unknown operator (see 'lolbench mutate --help')`},
-		{args: []string{"--executor", "podman"}, err: `mutate: --executor "podman": docker or local`},
+		{args: []string{"--executor", "podman"}, err: `invalid argument "podman" for "--executor" flag: want docker or local`},
 		{args: []string{"--jobs", "0"}, err: "mutate: --jobs must be at least 1 and --max-per-operator at least 0"},
 	}
 	for _, c := range cases {

@@ -19,7 +19,6 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/registry"
-	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages"
 )
@@ -110,9 +109,6 @@ slice of the candidates, so that n workers can share a workspace
 			if opts.Runs < 0 {
 				return fmt.Errorf("--runs %d: want 1 or more (0: each recipe's)", opts.Runs)
 			}
-			if opts.Executor != "auto" && opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("--executor %q: auto, docker or local", opts.Executor)
-			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -129,7 +125,7 @@ slice of the candidates, so that n workers can share a workspace
 	fl.BoolVar(&opts.Force, "force", false, "rerun stages even when they are up to date")
 	fl.IntVar(&opts.Jobs, "jobs", 1, "candidates processed in parallel")
 	fl.StringVar(&shard, "shard", "", "process only shard i of n (i/n, 0-based)")
-	fl.StringVar(&opts.Executor, "executor", "auto", "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)")
+	addExecutorFlag(fl, &opts.Executor, "where task tests run: docker, local (not isolated), or auto (docker when an engine answers)", true)
 	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "build and export candidates that did not pass every gate (validate, audit, rank Q >= 8.0, review), marked unreviewed (demos; a dataset passes them)")
 	fl.IntVar(&opts.MaxMutants, "max-mutants-per-operator", 0, "cap the syntax-operator mutants of one operator per task (0: no cap)")
 	fl.IntVar(&opts.Runs, "runs", 0, "the build's test runs per side instead of each recipe's (0: the recipe's; fewer runs find fewer flaky tests)")
@@ -169,7 +165,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	ex, closeEx, err := pickExecutor(ctx, f, opts.Executor)
+	ex, closeEx, err := f.Executor(ctx, opts.Executor)
 	if err != nil {
 		return err
 	}
@@ -284,20 +280,6 @@ func optionalLLM(f *Factory, ws *workspace.Workspace, file string, replayOnly bo
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", args...) }
 	return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
-}
-
-// pickExecutor opens the docker executor, or the local one; "auto" uses
-// docker when an engine answers and says so when it falls back.
-func pickExecutor(ctx context.Context, f *Factory, name string) (sandbox.Executor, func(), error) {
-	if name != "auto" {
-		return newExecutor(ctx, f, name)
-	}
-	ex, closeEx, err := newExecutor(ctx, f, "docker")
-	if err == nil {
-		return ex, closeEx, nil
-	}
-	fmt.Fprintf(f.IO.ErrOut, "no Docker engine answers (%v); using the local executor\n", err)
-	return newExecutor(ctx, f, "local")
 }
 
 // runProgress shows a run: on a terminal, one bar per stage (candidates

@@ -29,7 +29,7 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"--shard", "4/4"}, nil, "want i/n with 0 <= i < n"},
 		{[]string{"--jobs", "0"}, nil, "--jobs 0: want at least 1"},
 		{[]string{"--only", "../x"}, nil, "invalid candidate id"},
-		{[]string{"--executor", "kvm"}, nil, `--executor "kvm"`},
+		{[]string{"--executor", "kvm"}, nil, `invalid argument "kvm" for "--executor" flag: want docker, local or auto`},
 	}
 	for _, tt := range tests {
 		var got *RunOptions

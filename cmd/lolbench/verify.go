@@ -74,9 +74,6 @@ Exit status: 0 when the reward is 1, 1 when it is 0, 2 for bad input.`,
 			if opts.Solution == "" {
 				return errors.New("verify: --solution is required (a patch file, or - for standard input)")
 			}
-			if opts.Executor != "docker" && opts.Executor != "local" {
-				return fmt.Errorf("verify: --executor %q: docker or local", opts.Executor)
-			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -85,7 +82,7 @@ Exit status: 0 when the reward is 1, 1 when it is 0, 2 for bad input.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Solution, "solution", "", "the solution patch (- for standard input)")
-	fl.StringVar(&opts.Executor, "executor", "docker", "where the verifier runs: docker, or local (not isolated)")
+	addExecutorFlag(fl, &opts.Executor, "where the verifier runs: docker, or local (not isolated)", false)
 	fl.StringVar(&opts.Out, "out", "", "folder for the verifier's output (default: a new temporary folder)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the grade as JSON")
 	fl.BoolVar(&opts.All, "all", false, "list the passing PASS_TO_PASS tests one by one too")
@@ -116,7 +113,7 @@ func runVerify(cmd *cobra.Command, f *Factory, opts *VerifyOptions) error {
 	if out, err = filepath.Abs(out); err != nil {
 		return err
 	}
-	ex, closeEx, err := newExecutor(cmd.Context(), f, opts.Executor)
+	ex, closeEx, err := f.Executor(cmd.Context(), opts.Executor)
 	if err != nil {
 		return err
 	}
