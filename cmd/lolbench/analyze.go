@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -111,27 +110,14 @@ func runAnalyze(cmd *cobra.Command, f *Factory, opts *AnalyzeOptions) error {
 	if opts.NoJudge {
 		st.NoJudge = "--no-judge"
 	} else {
-		getenv := f.Getenv
-		if getenv == nil {
-			getenv = os.Getenv
-		}
-		cfg, err := llm.Resolve(opts.ConfigFile, getenv, llm.Config{Model: opts.Model, ReplayOnly: opts.ReplayOnly})
-		if err != nil {
-			return err
-		}
-		switch err := cfg.Validate(); {
+		client, err := f.LLM(ws, opts.ConfigFile, llm.Config{Model: opts.Model, ReplayOnly: opts.ReplayOnly})
+		switch {
 		case errors.Is(err, llm.ErrNoEndpoint):
 			st.NoJudge = err.Error()
 			fmt.Fprintf(f.IO.ErrOut, "analyze: the semantic modes are left out: %v\n", err)
 		case err != nil:
 			return err
 		default:
-			client, err := llm.New(cfg, llm.Options{Workspace: ws, Logf: func(format string, args ...any) {
-				fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", args...)
-			}})
-			if err != nil {
-				return err
-			}
 			st.Judge = &eval.Judge{Client: client, Modes: taxonomy.Default().ByDetection(taxonomy.LLM)}
 		}
 	}

@@ -19,7 +19,7 @@ type AuditOptions struct {
 
 // NewCmdAudit runs the eight semantic audits.
 func NewCmdAudit(f *Factory, runF func(*AuditOptions) error) *cobra.Command {
-	opts := &AuditOptions{LLMOptions: LLMOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &AuditOptions{LLMOptions: LLMOptions{Factory: f}}
 	var ruleList string
 	cmd := &cobra.Command{
 		Use:   "audit [CANDIDATE...] [--rules S1,S5]",

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -137,26 +135,6 @@ input or a candidate the stage could not process.`,
 	return cmd
 }
 
-// augmentClient resolves the LLM configuration; a missing endpoint is no
-// error here: the stage then skips its loops with the one-line message.
-func augmentClient(opts *AugmentOptions, ws *workspace.Workspace) (*llm.Client, error) {
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, err := llm.Resolve(opts.ConfigFile, getenv, llm.Config{Model: opts.Model, ReplayOnly: opts.ReplayOnly})
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); errors.Is(err, llm.ErrNoEndpoint) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(opts.IO.ErrOut, "warning: "+format+"\n", args...) }
-	return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
-}
-
 func augmentRun(ctx context.Context, opts *AugmentOptions) error {
 	ws, err := workspace.Open(opts.Workspace, false)
 	if err != nil {
@@ -166,7 +144,8 @@ func augmentRun(ctx context.Context, opts *AugmentOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := augmentClient(opts, ws)
+	// Without an endpoint the stage skips its loops with the one-line message.
+	client, err := optionalLLM(opts.Factory, ws, opts.ConfigFile, llm.Config{Model: opts.Model, ReplayOnly: opts.ReplayOnly})
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,9 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/pflag"
 
+	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -153,4 +155,37 @@ func addExecutorFlag(fl *pflag.FlagSet, p *string, usage string, auto bool) {
 		*p = executorAuto
 	}
 	fl.Var(v, "executor", usage)
+}
+
+// LLM opens the LLM client, the one place every command builds it. The
+// configuration is resolved from the file, the environment and the flags
+// (over), in that order of precedence from last to first; every exchange
+// is recorded in ws. Without an endpoint the error wraps
+// llm.ErrNoEndpoint, whose one line names the variables to set: a command
+// that needs the model returns it (exit 2), one that can go without
+// checks it with errors.Is and runs its other parts.
+func (f *Factory) LLM(ws *workspace.Workspace, file string, over llm.Config) (*llm.Client, error) {
+	getenv := f.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, err := llm.Resolve(file, getenv, over)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", args...) }
+	return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
+}
+
+// optionalLLM is Factory.LLM for a command that runs without a model: no
+// endpoint is no client and no error.
+func optionalLLM(f *Factory, ws *workspace.Workspace, file string, over llm.Config) (*llm.Client, error) {
+	c, err := f.LLM(ws, file, over)
+	if errors.Is(err, llm.ErrNoEndpoint) {
+		return nil, nil
+	}
+	return c, err
 }

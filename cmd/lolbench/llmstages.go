@@ -23,8 +23,7 @@ import (
 // LLMOptions are the flags shared by map, audit and rank: the workspace
 // and candidates, the LLM configuration and the prompt budgets.
 type LLMOptions struct {
-	IO     *IOStreams
-	Getenv func(string) string
+	*Factory // IO, Getenv and the LLM client
 
 	Workspace  string
 	Candidates []string // empty: every candidate of the workspace
@@ -33,10 +32,6 @@ type LLMOptions struct {
 	ReplayOnly bool
 	JSON       bool
 	Evidence   evidence.Options
-
-	// NewClient builds the LLM client from the resolved configuration;
-	// nil means llm.New. Tests may stub it.
-	NewClient func(cfg llm.Config, ws *workspace.Workspace, logf func(string, ...any)) (*llm.Client, error)
 }
 
 const llmFlagsHelp = `The LLM endpoint is configured by LOLBENCH_LLM_BASE_URL, LOLBENCH_LLM_API_KEY
@@ -78,25 +73,7 @@ func (o *LLMOptions) open() (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, err := llm.Resolve(o.ConfigFile, getenv, llm.Config{Model: o.Model, ReplayOnly: o.ReplayOnly})
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	newClient := o.NewClient
-	if newClient == nil {
-		newClient = func(cfg llm.Config, ws *workspace.Workspace, logf func(string, ...any)) (*llm.Client, error) {
-			return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
-		}
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(o.IO.ErrOut, "warning: "+format+"\n", args...) }
-	client, err := newClient(cfg, ws, logf)
+	client, err := o.Factory.LLM(ws, o.ConfigFile, llm.Config{Model: o.Model, ReplayOnly: o.ReplayOnly})
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ type MapOptions struct {
 
 // NewCmdMap drafts mapping artifacts with an LLM.
 func NewCmdMap(f *Factory, runF func(*MapOptions) error) *cobra.Command {
-	opts := &MapOptions{LLMOptions: LLMOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &MapOptions{LLMOptions: LLMOptions{Factory: f}}
 	cmd := &cobra.Command{
 		Use:   "map [CANDIDATE...]",
 		Short: "Draft the mapping artifact of candidates with an LLM",

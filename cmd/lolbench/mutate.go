@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -56,7 +55,7 @@ type mutateOutput struct {
 func NewCmdMutate(f *Factory) *cobra.Command { return newCmdMutate(f, nil) }
 
 func newCmdMutate(f *Factory, runF func(*MutateOptions) error) *cobra.Command {
-	opts := &MutateOptions{LLMOptions: LLMOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &MutateOptions{LLMOptions: LLMOptions{Factory: f}}
 	var ops []string
 	for _, op := range mutation.Registry {
 		ops = append(ops, fmt.Sprintf("  %-17s %s", op.Name, op.Doc))
@@ -161,33 +160,6 @@ built task is skipped), 2 for bad input or when the stage could not run.`,
 	return cmd
 }
 
-// mutateClient resolves the LLM configuration; without an endpoint it
-// returns no client and no error, and the stage skips the llm methods.
-func mutateClient(o *LLMOptions, ws *workspace.Workspace) (*llm.Client, error) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, err := llm.Resolve(o.ConfigFile, getenv, llm.Config{Model: o.Model, ReplayOnly: o.ReplayOnly})
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		if errors.Is(err, llm.ErrNoEndpoint) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	newClient := o.NewClient
-	if newClient == nil {
-		newClient = func(cfg llm.Config, ws *workspace.Workspace, logf func(string, ...any)) (*llm.Client, error) {
-			return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
-		}
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(o.IO.ErrOut, "warning: "+format+"\n", args...) }
-	return newClient(cfg, ws, logf)
-}
-
 func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	ws, err := workspace.Open(opts.Workspace, false)
 	if err != nil {
@@ -199,7 +171,8 @@ func runMutate(ctx context.Context, f *Factory, opts *MutateOptions) error {
 	}
 	var client *llm.Client
 	if slices.Contains(opts.Methods, mutation.FamilyLLM) {
-		if client, err = mutateClient(&opts.LLMOptions, ws); err != nil {
+		// Without an endpoint the stage skips the llm methods.
+		if client, err = optionalLLM(f, ws, opts.ConfigFile, llm.Config{Model: opts.Model, ReplayOnly: opts.ReplayOnly}); err != nil {
 			return err
 		}
 	}

@@ -47,7 +47,7 @@ func TestMutateFlags(t *testing.T) {
 			t.Errorf("%v: %v", c.args, err)
 			continue
 		}
-		got.IO, got.Getenv, got.Evidence, got.NewExecutor = nil, nil, c.want.Evidence, nil
+		got.Factory, got.Evidence, got.NewExecutor = nil, c.want.Evidence, nil
 		if !reflect.DeepEqual(*got, c.want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", c.args, *got, c.want)
 		}

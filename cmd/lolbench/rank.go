@@ -15,7 +15,7 @@ type RankOptions struct {
 
 // NewCmdRank scores mapping quality with an LLM judge.
 func NewCmdRank(f *Factory, runF func(*RankOptions) error) *cobra.Command {
-	opts := &RankOptions{LLMOptions: LLMOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &RankOptions{LLMOptions: LLMOptions{Factory: f}}
 	cmd := &cobra.Command{
 		Use:   "rank [CANDIDATE...]",
 		Short: "Score mapping quality with an LLM judge and keep candidates with Q >= 8.0",

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -161,7 +159,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 			return err
 		}
 	}
-	cfg.LLM, err = optionalLLM(f, ws, opts.LLMConfig, opts.ReplayOnly)
+	cfg.LLM, err = optionalLLM(f, ws, opts.LLMConfig, llm.Config{ReplayOnly: opts.ReplayOnly})
 	if err != nil {
 		return err
 	}
@@ -259,27 +257,6 @@ func summaryIDs(sum *pipeline.Summary) []string {
 		ids[i] = c.ID
 	}
 	return ids
-}
-
-// optionalLLM opens the LLM client when an endpoint is configured, and
-// returns nil otherwise: the LLM stages then skip with the line that names
-// the variables to set.
-func optionalLLM(f *Factory, ws *workspace.Workspace, file string, replayOnly bool) (*llm.Client, error) {
-	getenv := f.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, err := llm.Resolve(file, getenv, llm.Config{ReplayOnly: replayOnly})
-	if err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); errors.Is(err, llm.ErrNoEndpoint) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(f.IO.ErrOut, "warning: "+format+"\n", args...) }
-	return llm.New(cfg, llm.Options{Workspace: ws, Logf: logf})
 }
 
 // runProgress shows a run: on a terminal, one bar per stage (candidates
