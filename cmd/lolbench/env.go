@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 )
 
 // NewCmdEnv groups the commands that prepare the machine lolbench runs on.

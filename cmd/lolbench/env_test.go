@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 )
 
 // TestEnvBasePrint prints the content tag, or the tag LOLBENCH_BASE_IMAGE

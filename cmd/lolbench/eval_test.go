@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 )
 
 func TestEvalFlags(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lolbench/lolbench/pipeline/lang/support"
+	"github.com/lolbench/lolbench/pipeline/langsupport"
 )
 
 // NewCmdLang groups the commands that describe language support.
@@ -40,7 +40,7 @@ from the code that does the work; docs/languages.md is the same matrix
   lolbench lang list --json | jq '.[] | select(.base_image != null) | .language'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rows := support.Matrix()
+			rows := langsupport.Matrix()
 			if asJSON {
 				return printJSON(f.IO.Out, rows)
 			}
@@ -91,7 +91,7 @@ func newCmdLangDoc(f *Factory) *cobra.Command {
 		Example: "  lolbench lang doc > docs/languages.md",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprint(f.IO.Out, support.Markdown())
+			_, err := fmt.Fprint(f.IO.Out, langsupport.Markdown())
 			return err
 		},
 	}

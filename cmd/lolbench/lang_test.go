@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/lang/support"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/langsupport"
 )
 
 // TestLang: lang list prints one row per language of the table, as text
@@ -46,11 +46,11 @@ func TestLang(t *testing.T) {
 		t.Errorf("TypeScript row %q", lines[8])
 	}
 	out, _, code = runCLI(t, "lang", "list", "--json")
-	var rows []support.Row
+	var rows []langsupport.Row
 	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != len(lang.Table) || rows[2].Language != "Java" || rows[2].BaseImage != "java" {
 		t.Fatalf("--json: code %d, %v, %d rows", code, err, len(rows))
 	}
-	if out, _, code := runCLI(t, "lang", "doc"); code != 0 || out != support.Markdown() {
+	if out, _, code := runCLI(t, "lang", "doc"); code != 0 || out != langsupport.Markdown() {
 		t.Fatalf("lang doc: code %d", code)
 	}
 	if _, errOut, code := runCLI(t, "lang", "list", "x"); code != exitBadInput || !strings.Contains(errOut, "unknown command") && !strings.Contains(errOut, "accepts 0 arg") {

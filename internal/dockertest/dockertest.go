@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 var (

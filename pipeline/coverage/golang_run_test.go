@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // suiteSample is a Go package with a grpctest-like runner (the methods of

@@ -29,7 +29,7 @@ import (
 // which takes the agent's execution data at the start and end of every
 // test; lolbench's line reader turns each test's data into covered lines.
 // Both tools are in the offline Java image ($LOLBENCH_JAVA_TOOLS; the
-// sources are pipeline/sandbox/baseimage/java). With a coverage command
+// sources are pipeline/baseimage/java). With a coverage command
 // (a project's own JaCoCo Maven plugin) it reads the command's XML report,
 // once per suite.
 type jacocoAdapter struct{}

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // BuildBroken returns, sorted, the units a test run reports as failed as a

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/mutation"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // TestBuildBroken reads a real go test -json run of a module with three

@@ -14,7 +14,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 )
 

@@ -29,10 +29,10 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // Placeholder is replaced in Test.Command by the test selection: the suite

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 // TestDockerCargoVendor: a recipe's `cargo vendor` output comes from the

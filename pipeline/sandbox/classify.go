@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // Absent is the status of a test a run did not report: a test the

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 // TestDockerFetchContentCache: a CMake project that fetches GoogleTest

@@ -1,5 +1,10 @@
-// Package sandbox builds the environments that benchmark tasks run in and
-// runs test plans in them (issue 6; paper §3.3, task construction).
+// Package sandbox holds the executors and the verifier: it builds the
+// environments that benchmark tasks run in and runs test plans in them
+// (issue 6; paper §3.3, task construction), and its subpackages grade a
+// run (grade, guard, testcmd, and cmd/lolbench-grade, the verifier inside
+// the container). What executors read but do not own lives beside it:
+// result parsers (pipeline/results), base images (pipeline/baseimage), the
+// Harbor task format (pipeline/harbor).
 //
 // Two executors share one interface:
 //
@@ -29,4 +34,8 @@
 // so state a test leaves behind (a temporary file, a counter) is seen by the
 // next run exactly as in a real flaky suite. Classify turns the runs into
 // the fail-to-pass and pass-to-pass lists and the flaky tests.
+//
+// The verifier is one linear read (grade: read.go, judge.go, score.go);
+// guard keeps the tested code away from it (docs/architecture.md,
+// "Grading and its threat model").
 package sandbox

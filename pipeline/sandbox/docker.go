@@ -23,8 +23,8 @@ import (
 	"github.com/moby/moby/api/types/jsonstream"
 	"github.com/moby/moby/client"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 )
 
 // JobDir is LOLBENCH_DIR in a container.

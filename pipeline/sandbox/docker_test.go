@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // The Docker tests run against the real engine. They build the sample

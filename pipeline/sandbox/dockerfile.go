@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 	"github.com/lolbench/lolbench/pipeline/gotoolchain"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )

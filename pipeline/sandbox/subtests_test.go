@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
 // The product of testdata/gosuite, per side: Add and Mul are two

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 

@@ -3,7 +3,7 @@ package sandbox
 import (
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // TestRunDescribe: the one-line account of a run names the canaries,

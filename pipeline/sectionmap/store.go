@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/lolbench/lolbench/pipeline"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 

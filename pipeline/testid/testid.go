@@ -1,5 +1,5 @@
 // Package testid reads a test id, as the result parsers write it
-// (pipeline/sandbox/results), back to the test's file, class and function:
+// (pipeline/results), back to the test's file, class and function:
 // the test-to-section map and the per-test coverage need the test's real
 // file, whatever shape its id has (issue 12: a class-qualified pytest id
 // was once read as a folder).

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
 // testRef is what identifies a generated test in a run's results: the file
@@ -16,7 +16,7 @@ type testRef struct {
 }
 
 // matches reports whether a result id (in the recipe's format, see
-// pipeline/sandbox/results) is the test or one of its subtests or
+// pipeline/results) is the test or one of its subtests or
 // parameter cases.
 func (t testRef) matches(format, id string) bool {
 	switch format {

@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/stages/build"
 )
 

@@ -5,7 +5,7 @@
 // environment (pipeline/sandbox); the tests run several times before and
 // after the reference solution, and the task is kept only when the
 // solution applies and at least one test fails before it and passes after
-// it. The kept task is written in Harbor's format (pipeline/sandbox/harbor).
+// it. The kept task is written in Harbor's format (pipeline/harbor).
 //
 // Outputs, in the candidate folder:
 //
@@ -31,11 +31,11 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/diff"
 	"github.com/lolbench/lolbench/pipeline/ep"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 )
 
 // TestCheckTinykv checks the Go sample's recipe with Docker: one test

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/trajectory"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )

@@ -37,8 +37,8 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
@@ -324,7 +324,7 @@ func instance(c *pipeline.Candidate, rec *build.Record, smap *sectionmap.Map) (*
 // specTask turns a copied plain task folder into the spec variant: the
 // spec instruction, the variant's name in task.toml and a README note.
 // task.toml is edited line by line so that the rest of the file stays as
-// pipeline/sandbox/harbor wrote it, then read back to check the edit.
+// pipeline/harbor wrote it, then read back to check the edit.
 func specTask(dir, id string, instruction []byte) error {
 	if err := os.WriteFile(filepath.Join(dir, harbor.Instruction), instruction, 0o644); err != nil {
 		return err

@@ -16,10 +16,10 @@ import (
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
 	"github.com/lolbench/lolbench/pipeline/sandbox/testcmd"
 )
 

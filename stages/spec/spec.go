@@ -32,7 +32,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/diff"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
@@ -337,7 +337,7 @@ func holdsAny(e syntax.Entity, lines []int) bool {
 }
 
 // Instruction is a built candidate's specification instruction: the
-// task's instruction.md (preamble and EP, as pipeline/sandbox/harbor wrote
+// task's instruction.md (preamble and EP, as pipeline/harbor wrote
 // it) followed by the specification section.
 func Instruction(ctx context.Context, ws *workspace.Workspace, c *pipeline.Candidate) ([]byte, *Spec, error) {
 	p := filepath.Join(c.Dir, build.TaskDir, harbor.Instruction)

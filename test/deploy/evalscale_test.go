@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 )
 
 // evalSet is a synthetic benchmark and a Harbor job folder of one attempt

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
-	"github.com/lolbench/lolbench/pipeline/sandbox/harbor"
 )
 
 // evalLimit bounds one run of lolbench eval on one hostile trial: it

@@ -3,7 +3,7 @@ package languages
 import (
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 )
 
 // The semkit sample's task, as the build finds it: the test programs of

@@ -4,7 +4,7 @@
 // table (pipeline/lang) needs the pieces of support.Pieces, or says here
 // that it lacks one; the test fails both when a piece is missing without
 // being listed and when a listed gap has been filled. The pieces are read
-// from the support matrix (pipeline/lang/support), which reads them from
+// from the support matrix (pipeline/langsupport), which reads them from
 // the packages that do the work.
 package languages
 
@@ -18,7 +18,7 @@ const (
 	// (syntax.Supported).
 	Syntax = "syntax"
 	// Results: a registered test-result format its test tools write
-	// (results.LanguageFormats in pipeline/sandbox/results/languages.go).
+	// (results.LanguageFormats in pipeline/results/languages.go).
 	Results = "results"
 	// Coverage: executable lines and a default coverage adapter
 	// (pipeline/coverage: coverage.SupportedLanguage and AdapterFor).
@@ -28,7 +28,7 @@ const (
 	Mutation = "mutation"
 	// Canary: the verifier's canary (pipeline/sandbox/guard).
 	Canary = "canary"
-	// Image: an offline base image (pipeline/sandbox/baseimage).
+	// Image: an offline base image (pipeline/baseimage).
 	Image = "image"
 	// Sample: a bundled sample (data/samples, support.Samples).
 	Sample = "sample"

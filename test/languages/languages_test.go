@@ -10,25 +10,25 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/lang/support"
+	"github.com/lolbench/lolbench/pipeline/langsupport"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/recipe"
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // where says where a piece is added (docs/maintainers.md has the steps).
 var where = func() map[string]string {
 	m := map[string]string{}
-	for _, p := range support.Pieces {
+	for _, p := range langsupport.Pieces {
 		m[p.Name] = p.Where
 	}
 	return m
 }()
 
 // rows are the support matrix by language.
-var rows = func() map[string]support.Row {
-	m := map[string]support.Row{}
-	for _, r := range support.Matrix() {
+var rows = func() map[string]langsupport.Row {
+	m := map[string]langsupport.Row{}
+	for _, r := range langsupport.Matrix() {
 		m[r.Language] = r
 	}
 	return m
@@ -41,7 +41,7 @@ func has(language, piece string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range support.Pieces {
+	for _, p := range langsupport.Pieces {
 		if p.Name == piece {
 			return p.Has(r)
 		}

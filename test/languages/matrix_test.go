@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/lang"
-	"github.com/lolbench/lolbench/pipeline/lang/support"
+	"github.com/lolbench/lolbench/pipeline/langsupport"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/recipe"
 )
@@ -21,7 +21,7 @@ func TestLanguagesDocIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read docs/languages.md: %v (generate it with `make docs`)", err)
 	}
-	if string(got) != support.Markdown() {
+	if string(got) != langsupport.Markdown() {
 		t.Fatal("docs/languages.md is stale: run `make docs` (lolbench lang doc > docs/languages.md)")
 	}
 }
@@ -30,7 +30,7 @@ func TestLanguagesDocIsCurrent(t *testing.T) {
 // column by column, so that a capability lost in a package shows here.
 func TestMatrix(t *testing.T) {
 	ops := []string{"negate-condition", "flip-comparison", "int-constant", "return-zero", "delete-call", "swap-if-else"}
-	want := map[string]support.Row{
+	want := map[string]langsupport.Row{
 		"Go": {Language: "Go", Scopes: true, TestFiles: []string{"*_test.go"}, Reset: []string{"go.work", "go.work.sum", "go.mod[replace]"},
 			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^TestA$|^Test$/^Sub$' per package",
 			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"},
@@ -54,7 +54,7 @@ func TestMatrix(t *testing.T) {
 	}
 }
 
-func slicesEqualRow(a, b support.Row) bool {
+func slicesEqualRow(a, b langsupport.Row) bool {
 	eq := func(x, y []string) bool { return slices.Equal(x, y) }
 	return a.Language == b.Language && a.Scopes == b.Scopes && eq(a.TestFiles, b.TestFiles) && eq(a.Reset, b.Reset) &&
 		eq(a.Formats, b.Formats) && a.Coverage == b.Coverage && a.PerTest == b.PerTest && a.SingleTest == b.SingleTest &&
@@ -65,9 +65,9 @@ func slicesEqualRow(a, b support.Row) bool {
 // repository with make-repo.sh, has a recipe, a mapping and an EP, and
 // changes source files of its language.
 func TestSamples(t *testing.T) {
-	for language, names := range support.Samples {
+	for language, names := range langsupport.Samples {
 		if lang.ByName(language) == nil {
-			t.Errorf("support.Samples names %q, not a language of the table", language)
+			t.Errorf("langsupport.Samples names %q, not a language of the table", language)
 		}
 		for _, name := range names {
 			dir := filepath.Join(root, "data", "samples", name)

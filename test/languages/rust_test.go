@@ -3,7 +3,7 @@ package languages
 import (
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 )
 
 // The verso sample's task, as the build finds it: the unit tests of the

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/lolbench/lolbench/internal/dockertest"
-	"github.com/lolbench/lolbench/pipeline/sandbox/baseimage"
+	"github.com/lolbench/lolbench/pipeline/baseimage"
 )
 
 // sampleTask is what a bundled sample's task must be once every stage has

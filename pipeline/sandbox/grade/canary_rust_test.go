@@ -3,7 +3,7 @@ package grade
 import (
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // TestRustCanaryResults: a Rust canary appended to tests/parse.rs (unit

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 func res(pairs ...string) []results.Result {

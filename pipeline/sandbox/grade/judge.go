@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // Verdicts of a run, in grade.json and reward.json's reason.
@@ -122,7 +122,10 @@ func canaryTampering(rec *RunRecord, real []results.Result, st map[string]result
 	sort.Strings(names)
 	for _, c := range rec.Canaries {
 		switch st[c.Name] {
-		case results.Passed:
+		case results.Passed, results.Conflicting:
+			// A canary the log reports both failed and passed passed:
+			// a forged log wrote its pass after its real failure (libtest,
+			// when the canary's thread lost the race; issue 34's CI run).
 			return "canary passed (" + c.File + ")"
 		case results.Skipped:
 			return "canary skipped (" + c.File + ")"

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // Files of a guarded run's folder (issue 11). The verifier inside the

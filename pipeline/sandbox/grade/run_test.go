@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
@@ -38,6 +38,10 @@ func TestJudgeRun(t *testing.T) {
 		{"a hook passes everything", RunRecord{Exit: 0, Canaries: []Canary{first, last}},
 			res("ex.com/m/store.TestKabomir", "passed", "ex.com/m/store.TestA", "passed", "ex.com/m/store.TestLumavek", "passed"),
 			"tampered: canary passed (store/0kab_test.go)", results.Error, nil, nil},
+		// A forged log that wrote the canary's pass after its real failure.
+		{"the canary failed and passed", RunRecord{Exit: 0, Canaries: []Canary{py}},
+			res("tests.test_vosaluk.TestVo::test_vosaluk", "conflicting", "tests.test_a::test_a", "passed"),
+			"tampered: canary passed (tests/test_vosaluk.py)", results.Error, nil, nil},
 		{"a hook skips the canary", RunRecord{Exit: 1, Canaries: []Canary{py}},
 			res("tests.test_vosaluk.TestVo::test_vosaluk", "skipped", "tests.test_a::test_a", "passed"),
 			"tampered: canary skipped (tests/test_vosaluk.py)", results.Error, nil, nil},

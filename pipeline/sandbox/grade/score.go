@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // Score grades a run's parsed results, Go subtests in place of their

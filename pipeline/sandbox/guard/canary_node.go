@@ -24,7 +24,7 @@ func init() {
 }
 
 // nodeTestExts are the extensions of the test files lolbench-node-test
-// runs (pipeline/sandbox/baseimage/node/lolbench-node-test).
+// runs (pipeline/baseimage/node/lolbench-node-test).
 var nodeTestExts = []string{".js", ".mjs", ".cjs", ".ts", ".cts"}
 
 // nodeTestFile reports whether a base name is a test file lolbench-node-test

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lolbench/lolbench/pipeline/sandbox/results"
+	"github.com/lolbench/lolbench/pipeline/results"
 )
 
 // ProgressFile is written in Options.Out while the tests run (Options.

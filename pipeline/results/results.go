@@ -65,6 +65,13 @@ const (
 	Skipped Status = "skipped"
 )
 
+// Conflicting is the status of a test that one run's log reports both
+// passed and failed, where the format prints one verdict per test and run
+// (libtest): a forged log, since no honest run does that. It ranks above
+// every other status, so it is never a pass; a canary with it is a canary
+// that passed (grade).
+const Conflicting Status = "conflicting"
+
 // severity ranks statuses for the worst-wins rule; unknown statuses rank
 // highest so that they are never silently taken for a pass.
 func (s Status) severity() int {
@@ -171,10 +178,12 @@ func Merge(lists ...[]Result) []Result {
 // as a line. Real ids are far shorter.
 const maxName = 4096
 
-// collector gathers results with the worst-wins rule.
+// collector gathers results with the worst-wins rule. With oneVerdict,
+// a test reported both passed and failed (or errored) is Conflicting.
 type collector struct {
-	index map[string]int
-	list  []Result
+	index      map[string]int
+	list       []Result
+	oneVerdict bool
 }
 
 // add records status for name; names are cleaned (valid UTF-8, trimmed,
@@ -188,7 +197,11 @@ func (c *collector) add(name string, s Status) {
 		c.index = map[string]int{}
 	}
 	if i, ok := c.index[name]; ok {
-		c.list[i].Status = Worse(c.list[i].Status, s)
+		old := c.list[i].Status
+		if c.oneVerdict && (old == Passed && bad(s) || bad(old) && s == Passed) {
+			s = Conflicting
+		}
+		c.list[i].Status = Worse(old, s)
 		return
 	}
 	c.index[name] = len(c.list)

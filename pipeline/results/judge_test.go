@@ -104,7 +104,7 @@ func TestJudge(t *testing.T) {
 // result sets: a run passes only with exit 0, no timeout or kill, at least one
 // pass and no failed or errored test.
 func TestJudgeNeverPassesUnlessClean(t *testing.T) {
-	statuses := []Status{Passed, Failed, Error, Skipped}
+	statuses := []Status{Passed, Failed, Error, Skipped, Conflicting}
 	exits := []Exit{{Code: 0}, {Code: 1}, {Code: -1}, {Code: 0, TimedOut: true}, {Code: 0, Killed: true}, {Code: 137, Killed: true}}
 	for n := 0; n <= 3; n++ {
 		total := 1
@@ -122,7 +122,7 @@ func TestJudgeNeverPassesUnlessClean(t *testing.T) {
 				switch s {
 				case Passed:
 					passes++
-				case Failed, Error:
+				case Failed, Error, Conflicting:
 					bads++
 				}
 			}

@@ -127,6 +127,15 @@ var inlineCases = []struct {
 	{"cargo compile fail doctest and should panic suffixes", "cargo",
 		"   Doc-tests kv\ntest src/lib.rs - f (line 3) - compile fail ... ok\ntest src/lib.rs - g (line 9) - compile ... ok\ntest t::p - should panic ... ok\n",
 		r("passed", "kv::src/lib.rs - f (line 3)", "passed", "kv::src/lib.rs - g (line 9)", "passed", "kv::t::p"), ""},
+	// libtest prints one verdict per test and run: a pass written after a
+	// failure (a forger that lost the race to the canary) conflicts; a
+	// failure repeated in the failures list does not.
+	{"cargo a failure then a forged pass conflicts", "cargo",
+		"running 2 tests\ntest t::canary ... FAILED\ntest t::canary ... ok\ntest t::a ... ok\n\nfailures:\n    t::canary\n",
+		r("passed", "t::a", "conflicting", "t::canary"), ""},
+	{"cargo a pass then the failures list conflicts", "cargo",
+		"running 1 test\ntest t::a ... ok\n\nfailures:\n    t::a\n",
+		r("conflicting", "t::a"), ""},
 	{"cargo binary error after failures adds nothing", "cargo",
 		"     Running unittests src/lib.rs (target/debug/deps/kv-0123456789abcdef)\ntest t::a ... FAILED\nerror: test failed, to rerun pass `--lib`\n",
 		r("failed", "kv::t::a"), ""},

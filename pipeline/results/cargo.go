@@ -48,7 +48,7 @@ var cargoModes = []string{" - should panic", " - compile fail", " - compile"}
 // ParseReader implements Parser.
 func (Cargo) ParseReader(r io.Reader) ([]Result, error) {
 	var (
-		c        collector
+		c        = collector{oneVerdict: true} // libtest prints one verdict per test
 		binary   string              // current test binary, "" before the first header
 		pending  = map[string]bool{} // started, unfinished tests of this binary
 		last     string              // the most recently started unfinished test

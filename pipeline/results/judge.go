@@ -63,7 +63,9 @@ func Judge(results []Result, exit Exit) Verdict {
 	for _, r := range res {
 		counts[r.Status]++
 	}
-	nBad := counts[Failed] + counts[Error]
+	// Anything neither passed nor skipped is bad: failed, error, and a
+	// status no honest run gives (Conflicting).
+	nBad := len(res) - counts[Passed] - counts[Skipped]
 	v := Verdict{Results: res}
 
 	downgrade := func() {

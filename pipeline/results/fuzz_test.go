@@ -52,7 +52,7 @@ func checkInvariants(t *testing.T, rs []Result) {
 	}
 	for i, r := range rs {
 		switch r.Status {
-		case Passed, Failed, Error, Skipped:
+		case Passed, Failed, Error, Skipped, Conflicting:
 		default:
 			t.Fatalf("result %d: status %q", i, r.Status)
 		}
