@@ -20,7 +20,7 @@ build:
 # (README, "Performance"). The per-package timeout leaves room for a slow
 # machine.
 SLOW_PACKAGES := ./test/e2e ./test/exploits ./test/languages ./test/deploy ./pipeline/sandbox ./stages/mutate ./stages/augment ./stages/build ./cmd/lolbench
-test: build
+test: build lint
 	bash test/setup.sh test
 	$(BIN) env base --lang all >/dev/null
 	@start=$$(date +%s); $(GO) test -count=1 -timeout 45m $(SLOW_PACKAGES) ./... || exit $$?; echo "make test: go test took $$(( $$(date +%s) - start )) s"
@@ -45,8 +45,12 @@ demo: build
 	$(BIN) env base $(if $(filter all,$(LANGS)),--lang all) >/dev/null
 	WORK=$(WORK) LANGS=$(LANGS) bash data/demo/demo.sh
 
+# lint: go vet, staticcheck (pinned; fetched through the Go module proxy
+# and cached) and gofmt. make test runs it first, so CI does (.ci/run).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	@out=$$(find cmd internal pipeline stages rules test -name '*.go' -not -path '*/testdata/*' -exec gofmt -l {} +); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 docs: build

@@ -120,7 +120,7 @@ func sameHeader(a, b string) bool {
 		if j < 0 {
 			j = len(b)
 		}
-		if a[:i] != b[:j] && strings.ToLower(a[:i]) != strings.ToLower(b[:j]) {
+		if !strings.EqualFold(a[:i], b[:j]) {
 			return false
 		}
 		a, b = a[i:], b[j:]

@@ -150,9 +150,7 @@ func r26Measure(doc *ep.Document, r ep.Range) r26Prose {
 		prose, links = r26MarkdownProse(src)
 	}
 	// Link targets written out in the text are not prose either.
-	for _, u := range r26URLRE.FindAllString(prose, -1) {
-		links = append(links, u)
-	}
+	links = append(links, r26URLRE.FindAllString(prose, -1)...)
 	prose = r26URLRE.ReplaceAllString(prose, " ")
 	for i, u := range links {
 		links[i] = r26TrimURL(u)

@@ -29,8 +29,6 @@ import (
 // is set.
 type zipEntry struct {
 	name, body, link string
-	// size, when set, is the declared uncompressed size (a lie).
-	size uint64
 }
 
 func makeZip(t *testing.T, entries []zipEntry) []byte {

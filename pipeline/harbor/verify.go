@@ -159,13 +159,6 @@ fi
 `, user, VerifierDir)
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 func tail(s string, n int) string {
 	if len(s) > n {
 		return "..." + s[len(s)-n:]

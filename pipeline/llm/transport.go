@@ -105,8 +105,9 @@ func (c *Client) send(ctx context.Context, model string, conv []Message, temp fl
 		msgs[i] = openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
 	}
 	creq := openai.ChatCompletionRequest{
-		Model:       model,
-		Messages:    msgs,
+		Model:    model,
+		Messages: msgs,
+		//lint:ignore SA1019 max_tokens is what every OpenAI-compatible server reads (vLLM, Ollama, llama.cpp); max_completion_tokens is OpenAI's alone
 		MaxTokens:   maxTokens,
 		Temperature: temperatureOnWire(temp),
 	}

@@ -359,10 +359,7 @@ func parseTable[R any, P rowPtr[R]](p *parser, what string, tbl *extast.Table, c
 // unescaped in the cell).
 func (p *parser) splitRow(line int) []string {
 	s := strings.TrimSpace(p.lineText(line))
-	s = strings.TrimPrefix(s, "|")
-	if strings.HasSuffix(s, "|") {
-		s = s[:len(s)-1]
-	}
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "|"), "|")
 	if strings.TrimSpace(s) == "" {
 		return []string{}
 	}

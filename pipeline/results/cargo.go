@@ -49,12 +49,12 @@ var cargoModes = []string{" - should panic", " - compile fail", " - compile"}
 func (Cargo) ParseReader(r io.Reader) ([]Result, error) {
 	var (
 		c        = collector{oneVerdict: true} // libtest prints one verdict per test
-		binary   string              // current test binary, "" before the first header
-		pending  = map[string]bool{} // started, unfinished tests of this binary
-		last     string              // the most recently started unfinished test
-		sawBad   bool                // this binary reported a failing test
-		failList bool                // inside a "failures:" name list
-		listed   int                 // names read in that list
+		binary   string                        // current test binary, "" before the first header
+		pending  = map[string]bool{}           // started, unfinished tests of this binary
+		last     string                        // the most recently started unfinished test
+		sawBad   bool                          // this binary reported a failing test
+		failList bool                          // inside a "failures:" name list
+		listed   int                           // names read in that list
 	)
 	full := func(name string) string {
 		if binary == "" {

@@ -208,14 +208,6 @@ func (c *collector) add(name string, s Status) {
 	c.list = append(c.list, Result{Name: name, Status: s})
 }
 
-// status returns the recorded status of name, or "".
-func (c *collector) status(name string) Status {
-	if i, ok := c.index[cleanName(name)]; ok {
-		return c.list[i].Status
-	}
-	return ""
-}
-
 // results returns the gathered results sorted by name (never nil).
 func (c *collector) results() []Result {
 	out := make([]Result, len(c.list))

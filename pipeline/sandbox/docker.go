@@ -51,7 +51,7 @@ type Docker struct {
 // NewDocker connects to the engine that DOCKER_HOST names (the local socket
 // by default) and checks that it answers.
 func NewDocker(ctx context.Context) (*Docker, error) {
-	cli, err := client.New(client.FromEnv, client.WithAPIVersionNegotiation())
+	cli, err := client.New(client.FromEnv)
 	if err != nil {
 		return nil, fmt.Errorf("docker client: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
@@ -144,13 +143,4 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(rootDir)
 	}
 	os.Exit(code)
-}
-
-func hasPrefixAny(s string, ps ...string) bool {
-	for _, p := range ps {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }

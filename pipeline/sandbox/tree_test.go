@@ -156,8 +156,8 @@ func TestImageNames(t *testing.T) {
 	if envImageName(spec2, nil) == env {
 		t.Fatal("a different recipe reuses the environment image")
 	}
-	if EnvKey(r, spec.Base) != EnvKey(r, spec.Base) || !strings.HasPrefix(EnvKey(r, spec.Base), "0123456789ab-") {
-		t.Fatalf("EnvKey %s", EnvKey(r, spec.Base))
+	if k1, k2 := EnvKey(r, spec.Base), EnvKey(r, spec.Base); k1 != k2 || !strings.HasPrefix(k1, "0123456789ab-") {
+		t.Fatalf("EnvKey %s, then %s", k1, k2)
 	}
 	for in, want := range map[string]string{"": "x", "..--A_b.c": "a_b.c", strings.Repeat("a", 60): strings.Repeat("a", 40) + "-"} {
 		got := tagPart(in)

@@ -453,10 +453,3 @@ func copyTree(src, dst string, edit func(dir string) error) error {
 	}
 	return os.Rename(tmp, dst)
 }
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

@@ -445,9 +445,6 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, c *pipeline.Candidat
 			return err
 		}
 	}
-	if mutants == nil {
-		mutants = []*mutation.Mutant{}
-	}
 	for _, n := range notes {
 		fmt.Fprintf(status, "%s: note: %s\n", c.ID, n)
 	}
