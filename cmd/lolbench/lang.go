@@ -31,9 +31,11 @@ func newCmdLangList(f *Factory) *cobra.Command {
 can do with it: tree-sitter scopes, test-file conventions and the test
 configuration the verifier resets, the test-result formats, how single tests
 are selected, per-test coverage, the mutation operators, the test audit,
-canaries, the offline base image and the bundled sample, then which
+canaries, the offline base image, the spec variant's code-block tag, whether
+augment can place a new test file, and the bundled sample, then which
 toolchain versions a task can have offline (Go: any release, from go.mod or
-the recipe's go:). Every column is read
+the recipe's go:). The JSON also carries, per language, the pieces it lacks
+and why (its gaps). Every column is read
 from the code that does the work; docs/languages.md is the same matrix
 (lolbench lang doc).`,
 		Example: `  lolbench lang list
@@ -45,7 +47,7 @@ from the code that does the work; docs/languages.md is the same matrix
 				return printJSON(f.IO.Out, rows)
 			}
 			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "LANGUAGE\tSCOPES\tRESET\tFORMATS\tSINGLE TEST\tCOVERAGE\tMUTATION\tAUDIT\tCANARY\tIMAGE\tSAMPLE")
+			fmt.Fprintln(tw, "LANGUAGE\tSCOPES\tMEMBERS\tRESET\tFORMATS\tSINGLE TEST\tCOVERAGE\tMUTATION\tAUDIT\tCANARY\tIMAGE\tFENCE\tAUGMENT\tSAMPLE")
 			for _, r := range rows {
 				cov := dash(r.Coverage)
 				if r.Coverage != "" && r.PerTest {
@@ -59,9 +61,9 @@ from the code that does the work; docs/languages.md is the same matrix
 				if r.HostSDK != "" {
 					img = "host SDK"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.Language, yesDash(r.Scopes), len(r.Reset),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Language, yesDash(r.Scopes), yesDash(r.Members), len(r.Reset),
 					dash(strings.Join(r.Formats, ",")), single, cov, len(r.Mutation), yesDash(r.TestAudit), yesDash(r.Canary),
-					img, dash(strings.Join(r.Samples, ",")))
+					img, dash(r.Fence), yesDash(r.Augment), dash(strings.Join(r.Samples, ",")))
 			}
 			if err := tw.Flush(); err != nil {
 				return err

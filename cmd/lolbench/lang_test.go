@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -33,21 +34,22 @@ func TestLang(t *testing.T) {
 	if code != 0 || errOut != "" || len(lines) != len(lang.Table)+1 || !strings.HasPrefix(lines[0], "LANGUAGE ") {
 		t.Fatalf("code %d, stderr %q, %d lines:\n%s", code, errOut, len(lines), out)
 	}
-	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "Java yes 8 junit yes jacoco per test 6 yes yes java coinage" {
+	if f := strings.Fields(lines[3]); strings.Join(f, " ") != "Java yes yes 8 junit yes jacoco per test 6 yes yes java java yes coinage" {
 		t.Errorf("Java row %q", lines[3])
 	}
-	if f := strings.Fields(lines[7]); strings.Join(f, " ") != "C++ yes 22 junit yes gcov per test 6 yes yes cfamily semkit" {
+	if f := strings.Fields(lines[7]); strings.Join(f, " ") != "C++ yes - 22 junit yes gcov per test 6 yes yes cfamily cpp - semkit" {
 		t.Errorf("C++ row %q", lines[7])
 	}
-	if f := strings.Fields(lines[4]); strings.Join(f, " ") != "Rust yes 12 cargo,junit yes llvm-cov per test 6 yes yes rust verso" {
+	if f := strings.Fields(lines[4]); strings.Join(f, " ") != "Rust yes yes 12 cargo,junit yes llvm-cov per test 6 yes yes rust rust yes verso" {
 		t.Errorf("Rust row %q", lines[4])
 	}
-	if f := strings.Fields(lines[8]); strings.Join(f, " ") != "TypeScript yes 8 junit yes v8 per test 6 yes yes node bumpkit" {
+	if f := strings.Fields(lines[8]); strings.Join(f, " ") != "TypeScript yes yes 8 junit yes v8 per test 6 yes yes node typescript yes bumpkit" {
 		t.Errorf("TypeScript row %q", lines[8])
 	}
 	out, _, code = runCLI(t, "lang", "list", "--json")
 	var rows []langsupport.Row
-	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != len(lang.Table) || rows[2].Language != "Java" || rows[2].BaseImage != "java" {
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != len(lang.Table) || rows[2].Language != "Java" || rows[2].BaseImage != "java" ||
+		rows[6].Language != "C++" || !reflect.DeepEqual(rows[6].Gaps, langsupport.Gaps["C++"]) {
 		t.Fatalf("--json: code %d, %v, %d rows", code, err, len(rows))
 	}
 	if out, _, code := runCLI(t, "lang", "doc"); code != 0 || out != langsupport.Markdown() {

@@ -30,6 +30,11 @@ type Language struct {
 	// go.mod's replace directives ("go.mod[replace]"). The verifier resets
 	// them to the base commit before every graded run (issue 11).
 	TestConfig []string
+	// NewTest says where a new test file goes and how it is named, for
+	// the augment stage's prompts (issue 34 §4); empty for a language
+	// whose new test files augment cannot place (langsupport.Gaps says
+	// why).
+	NewTest string
 }
 
 // Table lists the languages lolbench knows. The first eight have
@@ -45,6 +50,7 @@ var Table = []*Language{
 		// A replace directive can swap a test dependency (testify) for a
 		// local copy whose assertions never fail.
 		TestConfig: []string{"go.work", "go.work.sum", "go.mod[replace]"},
+		NewTest:    "A Go test goes into a new file whose name ends in _test.go, in the folder of the package it tests, declaring that package (or the package name with _test for a black-box test).",
 	},
 	{
 		Name:           "Python",
@@ -58,6 +64,7 @@ var Table = []*Language{
 		// files from any folder on its path at start-up.
 		TestConfig: []string{"conftest.py", "pytest.ini", ".pytest.ini", "tox.ini[pytest]", "setup.cfg[tool:pytest]", "pyproject.toml[tool.pytest]",
 			"sitecustomize.py", "usercustomize.py", "*.pth"},
+		NewTest: "A Python test goes into a new file named test_<topic>.py in a folder the project's tests already use, collected by pytest.",
 	},
 	{
 		Name:           "Java",
@@ -80,6 +87,7 @@ var Table = []*Language{
 		// reports.
 		TestConfig: []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]",
 			".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
+		NewTest: "A Java test goes into a new file <Name>Test.java holding one top-level class of that name, in the test source folder and the package of the class it tests.",
 	},
 	{
 		Name:       "Rust",
@@ -101,6 +109,7 @@ var Table = []*Language{
 		// for a copy whose assertions never fail.
 		TestConfig: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
 			"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]", "Cargo.toml[target]"},
+		NewTest: "A Rust test goes into a new integration test file tests/<topic>.rs of the package it tests, with #[test] functions that use the crate's public API only.",
 	},
 	{
 		Name:           "C",
@@ -142,6 +151,7 @@ var Table = []*Language{
 		// (guard.resetNodeConfig).
 		TestConfig: []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*",
 			"tsconfig*.json[ts-node]"},
+		NewTest: "A TypeScript test goes into a new file named <topic>.test.ts in a folder the project's tests already use, written with the test framework and assertion module the existing tests import.",
 	},
 	{
 		Name:           "JavaScript",
@@ -157,6 +167,7 @@ var Table = []*Language{
 		// preloads modules into every node that npm starts.
 		TestConfig: []string{"jest.config.*", "jest.setup.*", "vitest.config.*", "vitest.setup.*", "vitest.workspace.*", ".mocharc*", "karma.conf.*", "babel.config.*", ".babelrc",
 			"package.json[test-config]", ".npmrc"},
+		NewTest: "A JavaScript test goes into a new file named <topic>.test.js in a folder the project's tests already use, written with the test framework and assertion module the existing tests import.",
 	},
 	{
 		Name:           "C#",

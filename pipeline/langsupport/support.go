@@ -62,6 +62,10 @@ type Row struct {
 	// Mutation are the syntax operators that mutate it; a language with
 	// operators also has stub reverts.
 	Mutation []string `json:"mutation_operators"`
+	// Members: rules for the public data members a change adds
+	// (pipeline/syntax/members_langs.go), for the spec variant and the
+	// report.
+	Members bool `json:"members"`
 	// TestAudit: the deterministic audit of generated tests.
 	TestAudit bool `json:"test_audit"`
 	// Canary: the verifier plants canaries for it.
@@ -75,8 +79,16 @@ type Row struct {
 	// Versions says which toolchain versions a task can have offline and
 	// how (baseimage.Versions); "" for a language no image serves.
 	Versions string `json:"versions,omitempty"`
+	// Fence is its Markdown code-block tag (pipeline/syntax/fence.go),
+	// which the spec variant fences its signatures with.
+	Fence string `json:"fence,omitempty"`
+	// Augment: the augment stage knows where a new test file of the
+	// language goes (the language table's NewTest).
+	Augment bool `json:"augment"`
 	// Samples are its bundled samples.
 	Samples []string `json:"samples"`
+	// Gaps are the pieces it lacks, and why (Gaps).
+	Gaps []Gap `json:"gaps"`
 }
 
 // Matrix returns one row per language of the table, in the table's order.
@@ -85,7 +97,8 @@ func Matrix() []Row {
 	for _, l := range lang.Table {
 		r := Row{Language: l.Name, Scopes: syntax.Supported(l.Name), Reset: nonNil(l.TestConfig),
 			Formats: nonNil(results.LanguageFormats[l.Name]), Mutation: []string{},
-			TestAudit: testaudit.Lookup(l.Name) != nil, Canary: guard.HasCanary(l.Name), Samples: nonNil(Samples[l.Name])}
+			Members: syntax.HasMembers(l.Name), TestAudit: testaudit.Lookup(l.Name) != nil, Canary: guard.HasCanary(l.Name),
+			Fence: syntax.FenceTag(l.Name), Augment: l.NewTest != "", Samples: nonNil(Samples[l.Name]), Gaps: append([]Gap{}, Gaps[l.Name]...)}
 		r.TestFiles = append(append(append([]string{}, l.TestNames...), suffix(l.TestDirs, "/")...), suffix(l.TestPaths, "/")...)
 		if a, err := coverage.AdapterFor(recipe.Recipe{}, l.Name); err == nil && coverage.SupportedLanguage(l.Name) {
 			s := a.Support()
@@ -99,11 +112,22 @@ func Matrix() []Row {
 		if im := baseimage.ForLanguage(l.Name); im != nil {
 			r.BaseImage = im.Key
 		}
+		slices.SortStableFunc(r.Gaps, func(a, b Gap) int { return pieceIndex(a.Piece) - pieceIndex(b.Piece) })
 		r.HostSDK = baseimage.HostSDK[l.Name]
 		r.Versions = baseimage.Versions[l.Name]
 		out = append(out, r)
 	}
 	return out
+}
+
+// pieceIndex is a piece's place in Pieces (len(Pieces) when unknown).
+func pieceIndex(name string) int {
+	for i, p := range Pieces {
+		if p.Name == name {
+			return i
+		}
+	}
+	return len(Pieces)
 }
 
 func nonNil(s []string) []string {
@@ -119,19 +143,25 @@ func suffix(list []string, s string) []string {
 }
 
 // Pieces are what a language needs for every stage, in the matrix's
-// column order, each with where it is added (docs/maintainers.md).
+// column order: each with the column that shows it, where it is added
+// (docs/maintainers.md lists the same, checked by test/languages) and how
+// the matrix tells that a language has it.
 var Pieces = []struct {
 	Name, Column, Where string
 	Has                 func(Row) bool
 }{
-	{"tests", "test files", "TestNames, TestDirs or TestPaths in pipeline/lang/table.go", func(r Row) bool { return len(r.TestFiles) > 0 }},
-	{"syntax", "scopes", "a grammar file in pipeline/syntax and its line in grammarNames, pipeline/syntax/parser.go", func(r Row) bool { return r.Scopes }},
-	{"results", "result formats", "a line in results.LanguageFormats, pipeline/results/languages.go", func(r Row) bool { return len(r.Formats) > 0 }},
-	{"coverage", "per-test coverage", "statement rules in pipeline/coverage/executable.go and an adapter in pipeline/coverage", func(r Row) bool { return r.Coverage != "" }},
-	{"mutation", "mutation operators", "a Syntax entry in pipeline/mutation/operator.go", func(r Row) bool { return len(r.Mutation) > 0 }},
-	{"canary", "canary", "a canary kind in pipeline/sandbox/guard/canary.go", func(r Row) bool { return r.Canary }},
-	{"image", "base image", "an Image in pipeline/baseimage (a build script with its packages and tools)", func(r Row) bool { return r.BaseImage != "" }},
-	{"sample", "sample", "a sample under data/samples and its line in Samples, pipeline/langsupport", func(r Row) bool { return len(r.Samples) > 0 }},
+	{Tests, "test files", "TestNames, TestDirs or TestPaths in its entry of pipeline/lang/table.go", func(r Row) bool { return len(r.TestFiles) > 0 }},
+	{Syntax, "scopes", "a grammar file in pipeline/syntax and its line in grammarNames, pipeline/syntax/parser.go", func(r Row) bool { return r.Scopes }},
+	{Members, "members", "member rules in pipeline/syntax and their line in memberGrammarNames, pipeline/syntax/members_langs.go", func(r Row) bool { return r.Members }},
+	{Results, "result formats", "a line in LanguageFormats, pipeline/results/languages.go", func(r Row) bool { return len(r.Formats) > 0 }},
+	{Coverage, "per-test coverage", "statement rules in pipeline/coverage/executable.go and an adapter in pipeline/coverage (AdapterFor, pipeline/coverage/measure.go)", func(r Row) bool { return r.Coverage != "" }},
+	{Mutation, "mutation operators", "a Syntax entry in pipeline/mutation/operator.go", func(r Row) bool { return len(r.Mutation) > 0 }},
+	{TestAudit, "test audit", "a rule file in pipeline/testaudit and its line in Languages, pipeline/testaudit/audit.go", func(r Row) bool { return r.TestAudit }},
+	{Canary, "canary", "a canary kind in pipeline/sandbox/guard/canary.go", func(r Row) bool { return r.Canary }},
+	{Image, "base image", "an Image in pipeline/baseimage (a build script with its packages and tools)", func(r Row) bool { return r.BaseImage != "" }},
+	{Fence, "fence", "its code-block tag in fenceTags, pipeline/syntax/fence.go", func(r Row) bool { return r.Fence != "" }},
+	{Augment, "augment", "NewTest in its entry of pipeline/lang/table.go", func(r Row) bool { return r.Augment }},
+	{Sample, "sample", "a sample under data/samples and its line in Samples, pipeline/langsupport/support.go", func(r Row) bool { return len(r.Samples) > 0 }},
 }
 
 func yes(b bool) string {
@@ -168,8 +198,8 @@ func Markdown() string {
 	b.WriteString("from the package that does the work (pipeline/langsupport); `lolbench lang list` prints the same\n")
 	b.WriteString("matrix, and `--json` gives it to scripts. test/languages checks that this page matches the code and that\n")
 	b.WriteString("every gap is a declared one.\n\n")
-	b.WriteString("| Language | Scopes | Test files | Reset rules | Result formats | Single test | Per-test coverage | Mutation | Test audit | Canary | Base image | Sample |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Language | Scopes | Members | Test files | Reset rules | Result formats | Single test | Per-test coverage | Mutation | Test audit | Canary | Base image | Fence | Augment | Sample |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		cov := "-"
 		if r.Coverage != "" {
@@ -186,8 +216,12 @@ func Markdown() string {
 		if r.HostSDK != "" {
 			img = "needs an SDK from the host"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Language, yes(r.Scopes), list(r.TestFiles),
-			list(r.Reset), list(r.Formats), orDash(r.SingleTest), cov, mut, yes(r.TestAudit), yes(r.Canary), img, list(r.Samples))
+		fence := "-"
+		if r.Fence != "" {
+			fence = "`" + r.Fence + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Language, yes(r.Scopes), yes(r.Members), list(r.TestFiles),
+			list(r.Reset), list(r.Formats), orDash(r.SingleTest), cov, mut, yes(r.TestAudit), yes(r.Canary), img, fence, yes(r.Augment), list(r.Samples))
 	}
 	b.WriteString("\nMutation operators: ")
 	var ops []string
@@ -217,11 +251,27 @@ func Markdown() string {
 			fmt.Fprintf(&b, "| %s | %s |\n", r.Language, strings.ReplaceAll(r.Versions, "|", `\|`))
 		}
 	}
-	b.WriteString("\n## What adding a language takes\n\nEach piece is one entry in one place; a language without a piece says so in\n")
-	b.WriteString("test/languages/lacks.go, and the test fails both when a piece is missing without being declared and\nwhen a declared gap has been filled (docs/maintainers.md has the steps).\n\n")
+	b.WriteString("\n## What adding a language takes\n\nA language has each piece below or declares the gap, and why, in Gaps\n")
+	b.WriteString("(pipeline/langsupport/gaps.go); test/languages fails both when a piece is missing without being declared\n")
+	b.WriteString("and when a declared gap has been filled, naming the file to edit (docs/maintainers.md has the steps).\n\n")
 	b.WriteString("| Piece | Column | Where |\n|---|---|---|\n")
 	for _, p := range Pieces {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.Name, p.Column, p.Where)
+	}
+	b.WriteString("\n## Declared gaps\n\n| Language | Lacks | Why |\n|---|---|---|\n")
+	for _, r := range rows {
+		// One line per reason, its pieces in the matrix's order.
+		var whys []string
+		byWhy := map[string][]string{}
+		for _, g := range r.Gaps {
+			if byWhy[g.Why] == nil {
+				whys = append(whys, g.Why)
+			}
+			byWhy[g.Why] = append(byWhy[g.Why], g.Piece)
+		}
+		for _, w := range whys {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", r.Language, strings.Join(byWhy[w], ", "), strings.ReplaceAll(w, "|", `\|`))
+		}
 	}
 	return b.String()
 }

@@ -63,6 +63,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/langsupport"
 	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
@@ -310,6 +311,8 @@ func (a *augmenter) plan() []string {
 		switch {
 		case t.audit == nil:
 			lr.Skipped = fmt.Sprintf("the test audit has no rule for %s: generated tests cannot be audited", orUnknown(t.language))
+		case newTest(t.language) == "":
+			lr.Skipped = fmt.Sprintf("no rule for where a new %s test file goes (NewTest, pipeline/lang/table.go): %s", t.language, langsupport.Why(t.language, langsupport.Augment))
 		case loop == LoopMutation && t.mutants == nil:
 			lr.Skipped = "no mutants: run lolbench mutate " + t.c.ID + " first"
 		case loop == LoopMutation && len(t.mutants.Matrix.Survivors()) == 0:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lolbench/lolbench/pipeline/coverage"
+	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/prompts"
@@ -254,7 +255,8 @@ func (a *augmenter) baseData() *prompts.Augment {
 	return d
 }
 
-// layout says where a new test file goes, per language.
+// layout says where a new test file goes: the language table's NewTest;
+// plan skips the loops for a language without one.
 func layout(language string, testFiles []string) string {
 	dirs := map[string]bool{}
 	for _, f := range testFiles {
@@ -265,17 +267,15 @@ func layout(language string, testFiles []string) string {
 	if len(list) > 0 {
 		where = " The task's test files live in: " + strings.Join(list, ", ") + "."
 	}
-	switch language {
-	case "Go":
-		return "A Go test goes into a new file whose name ends in _test.go, in the folder of the package it tests, declaring that package (or the package name with _test for a black-box test)." + where
-	case "Python":
-		return "A Python test goes into a new file named test_<topic>.py in a folder the project's tests already use, collected by pytest." + where
-	case "Java":
-		return "A Java test goes into a new file <Name>Test.java holding one top-level class of that name, in the test source folder and the package of the class it tests." + where
-	case "Rust":
-		return "A Rust test goes into a new integration test file tests/<topic>.rs of the package it tests, with #[test] functions that use the crate's public API only." + where
+	return newTest(language) + where
+}
+
+// newTest is the language table's NewTest, "" for a language without one.
+func newTest(language string) string {
+	if l := lang.ByName(language); l != nil {
+		return l.NewTest
 	}
-	return "Put the test where the project's tests already live." + where
+	return ""
 }
 
 // mutationConversation is the first request about one surviving mutant.

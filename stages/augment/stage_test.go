@@ -202,3 +202,21 @@ func TestCoverageLoopTargetsUntested(t *testing.T) {
 		t.Errorf("untested spans %+v", got)
 	}
 }
+
+// TestNoNewTestRuleSkipsLoops: a language whose new test files augment
+// cannot place (C++: CMake must list a new file) runs no loop, and the
+// report says why, from the declared gap (issue 34 §4: no silent fallback).
+func TestNoNewTestRuleSkipsLoops(t *testing.T) {
+	ws, c := calcCopy(t)
+	tk, err := loadTask(context.Background(), &pipeline.Env{Workspace: ws, Getenv: os.Getenv}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.language = "C++"
+	a := &augmenter{s: &Stage{Threshold: 10, Loops: []string{LoopCoverage}}, t: tk, rep: &Report{}}
+	want := []LoopReport{{Loop: LoopCoverage, Skipped: "no rule for where a new C++ test file goes (NewTest, pipeline/lang/table.go): " +
+		"a new C or C++ test file is built only once the project's build (CMake) lists it, and augment adds new files, never edits one"}}
+	if run := a.plan(); len(run) != 0 || !reflect.DeepEqual(a.rep.Loops, want) {
+		t.Fatalf("loops %v: %+v", run, a.rep.Loops)
+	}
+}

@@ -419,7 +419,7 @@ func (s *Spec) Markdown() []byte {
 				}
 				code.WriteByte('\n')
 			}
-			fenced(&b, FenceTag(f.Language), code.String())
+			fenced(&b, syntax.FenceTag(f.Language), code.String())
 		}
 	}
 	if len(s.Skipped) > 0 {
@@ -431,16 +431,6 @@ func (s *Spec) Markdown() []byte {
 	}
 	return append(bytes.TrimRight(b.Bytes(), "\n"), '\n')
 }
-
-// fenceTags are the Markdown info strings of the grammars' languages
-// (GitHub Linguist's names); a language missing here gets none.
-var fenceTags = map[string]string{
-	"Python": "python", "Go": "go", "Java": "java", "Rust": "rust", "C": "c", "C++": "cpp",
-	"C/C++ Header": "cpp", "TypeScript": "typescript", "TSX": "tsx", "JavaScript": "javascript", "C#": "csharp",
-}
-
-// FenceTag is the code block language of a syntax grammar name.
-func FenceTag(language string) string { return fenceTags[language] }
 
 // lineComment is the marker that makes "new" and "changed" comments in
 // the language; every grammar but Python's takes "//".

@@ -13,7 +13,6 @@ import (
 	"github.com/lolbench/lolbench/internal/testrepo"
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/diff"
-	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
@@ -487,21 +486,5 @@ func TestMarkdown(t *testing.T) {
 				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
-	}
-}
-
-// TestFenceTags: every language with a grammar has a code block tag.
-func TestFenceTags(t *testing.T) {
-	names := []string{"TSX"}
-	for _, l := range lang.Table {
-		names = append(names, l.Name)
-	}
-	for _, n := range names {
-		if syntax.Supported(n) && FenceTag(n) == "" {
-			t.Errorf("%s has a grammar and no fence tag in fenceTags", n)
-		}
-		if !syntax.Supported(n) && FenceTag(n) != "" {
-			t.Errorf("%s has a fence tag and no grammar", n)
-		}
 	}
 }

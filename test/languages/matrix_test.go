@@ -3,7 +3,9 @@ package languages
 import (
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/lolbench/lolbench/pipeline/lang"
@@ -33,32 +35,25 @@ func TestMatrix(t *testing.T) {
 	want := map[string]langsupport.Row{
 		"Go": {Language: "Go", Scopes: true, TestFiles: []string{"*_test.go"}, Reset: []string{"go.work", "go.work.sum", "go.mod[replace]"},
 			Formats: []string{"go-json", "junit"}, Coverage: "go", PerTest: true, SingleTest: "go test -run '^TestA$|^Test$/^Sub$' per package",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "common", Samples: []string{"tinykv", "envfile"},
+			Mutation: ops, Members: true, TestAudit: true, Canary: true, BaseImage: "common", Fence: "go", Augment: true, Samples: []string{"tinykv", "envfile"}, Gaps: []langsupport.Gap{},
 			Versions: "any release the Go module proxy has (golang.org/toolchain, go1.2.2 on), from the base commit's go.mod (toolchain line, else go line) or the recipe's go:, downloaded on the host; go: system keeps the image's Go (Debian's 1.19.8 in the offline image)"},
 		"Java": {Language: "Java", Scopes: true, TestFiles: []string{"*Test.java", "*Tests.java", "*IT.java", "*TestCase.java", "src/test/", "src/testFixtures/", "src/integrationTest/"},
 			Reset:   []string{"junit-platform.properties", "META-INF/services/org.junit.*", "pom.xml[test-plugins]", ".mvn/*", ".mvn/*/*", "gradlew", "mvnw", "gradle/wrapper/*"},
 			Formats: []string{"junit"}, Coverage: "jacoco", PerTest: true, SingleTest: "Surefire -Dtest=Class#method,Class$Nested#method",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "java", Samples: []string{"coinage"},
+			Mutation: ops, Members: true, TestAudit: true, Canary: true, BaseImage: "java", Fence: "java", Augment: true, Samples: []string{"coinage"}, Gaps: []langsupport.Gap{},
 			Versions: "OpenJDK 17 only (Debian's openjdk-17-jdk-headless, Maven 3.8.7); another needs a public image that has it (recipe image:) on a machine that reaches its registry"},
 		"Rust": {Language: "Rust", Scopes: true, TestFiles: []string{"*_test.rs", "tests.rs", "tests/"},
 			Reset: []string{".cargo/config.toml", ".cargo/config", "rust-toolchain", "rust-toolchain.toml", "build.rs",
 				"Cargo.toml[lib]", "Cargo.toml[test]", "Cargo.toml[patch]", "Cargo.toml[replace]", "Cargo.toml[profile]", "Cargo.toml[dev-dependencies]", "Cargo.toml[target]"},
 			Formats: []string{"cargo", "junit"}, Coverage: "llvm-cov", PerTest: true, SingleTest: "lolbench-cargo-test TARGET::path::name (cargo test --test TARGET -- --exact path::name)",
-			Mutation: ops, TestAudit: true, Canary: true, BaseImage: "rust", Samples: []string{"verso"},
+			Mutation: ops, Members: true, TestAudit: true, Canary: true, BaseImage: "rust", Fence: "rust", Augment: true, Samples: []string{"verso"}, Gaps: []langsupport.Gap{},
 			Versions: "rustc 1.63 and cargo 0.66 only (Debian's; edition 2021 without later features); another needs a public image that has it (recipe image:) on a machine that reaches its registry"},
 	}
 	for name, w := range want {
-		if got := rows[name]; !slicesEqualRow(got, w) {
+		if got := rows[name]; !reflect.DeepEqual(got, w) {
 			t.Errorf("%s:\n got %+v\nwant %+v", name, got, w)
 		}
 	}
-}
-
-func slicesEqualRow(a, b langsupport.Row) bool {
-	eq := func(x, y []string) bool { return slices.Equal(x, y) }
-	return a.Language == b.Language && a.Scopes == b.Scopes && eq(a.TestFiles, b.TestFiles) && eq(a.Reset, b.Reset) &&
-		eq(a.Formats, b.Formats) && a.Coverage == b.Coverage && a.PerTest == b.PerTest && a.SingleTest == b.SingleTest &&
-		eq(a.Mutation, b.Mutation) && a.TestAudit == b.TestAudit && a.Canary == b.Canary && a.BaseImage == b.BaseImage && eq(a.Samples, b.Samples) && a.Versions == b.Versions
 }
 
 // TestSamples: every sample the matrix names exists, builds its
@@ -108,6 +103,43 @@ func TestSamples(t *testing.T) {
 			}
 			if impl == 0 {
 				t.Errorf("sample %s: no implementable section", name)
+			}
+		}
+	}
+}
+
+// TestMaintainersGuideListsThePieces: the completeness table of
+// docs/maintainers.md is langsupport.Pieces, piece for piece and place for
+// place, so that the guide names exactly the files the test asks for.
+func TestMaintainersGuideListsThePieces(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root, "docs", "maintainers.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(src), "\n## The completeness test\n")
+	if !ok {
+		t.Fatal(`docs/maintainers.md has no "## The completeness test" section`)
+	}
+	var got [][2]string
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if !strings.HasPrefix(line, "| `") || len(cells) < 2 {
+			continue
+		}
+		got = append(got, [2]string{strings.Trim(strings.TrimSpace(cells[0]), "`"), strings.TrimSpace(cells[1])})
+	}
+	var want [][2]string
+	for _, p := range langsupport.Pieces {
+		want = append(want, [2]string{p.Name, p.Where})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("docs/maintainers.md, \"The completeness test\", lists\n%q\nwhile langsupport.Pieces (pipeline/langsupport/support.go) is\n%q", got, want)
+	}
+	// Every file a piece names exists.
+	for _, p := range langsupport.Pieces {
+		for _, f := range regexp.MustCompile(`(?:pipeline|data)/[\w/.]+`).FindAllString(p.Where, -1) {
+			if _, err := os.Stat(filepath.Join(root, strings.TrimSuffix(f, "."))); err != nil {
+				t.Errorf("piece %s names %s: %v", p.Name, f, err)
 			}
 		}
 	}
