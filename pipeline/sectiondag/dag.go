@@ -54,9 +54,9 @@ func (s Scope) String() string {
 	return s.File + ":" + name
 }
 
-// contains reports whether t is s or nested in s (a member of a class, a
+// Contains reports whether t is s or nested in s (a member of a class, a
 // function nested in a function, anything in a file).
-func (s Scope) contains(t Scope) bool {
+func (s Scope) Contains(t Scope) bool {
 	if s.File != t.File {
 		return false
 	}
@@ -75,13 +75,17 @@ type Def struct {
 	Name  string `json:"name"`
 	Scope Scope  `json:"scope"`
 	Class bool   `json:"class,omitempty"`
+	// Family is the language family of its file: a name is evidence
+	// only in files of its family ("Go", "Python", "C/C++", "ECMAScript").
+	Family string `json:"family"`
 }
 
 // Use is a name a section's added lines use.
 type Use struct {
-	Name string `json:"name"`
-	File string `json:"file"`
-	Line int    `json:"line"`
+	Name   string `json:"name"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Family string `json:"family"`
 }
 
 // Input is what the graph is computed from; every map is keyed by
@@ -99,6 +103,10 @@ type Input struct {
 	Defines map[string][]Def
 	// Uses are the identifiers each section's added lines use.
 	Uses map[string][]Use
+	// Names are, per file that Uses name, every identifier the file uses
+	// after the change: a method is evidence only where its class is
+	// named (x.Error() is any Error method, not the new one's).
+	Names map[string]map[string]bool
 	// Extends are the names in the declarations of the classes each
 	// section adds (what they extend or implement), their own name left
 	// out.
@@ -171,18 +179,22 @@ func Compute(in Input) *Graph {
 			}
 		}
 	}
-	// Structural reuse: v edits or names a scope that u introduces.
-	for _, u := range in.Sections {
-		for _, su := range in.Owned[u] {
-			if !in.New[su] {
-				continue
-			}
-			for _, v := range in.Sections {
-				for _, sv := range append(append([]Scope{}, in.Owned[v]...), in.Named[v]...) {
-					if v != u && su.contains(sv) {
-						add(u, v, StructuralReuse, fmt.Sprintf("%s changes %s, in %s, which %s introduces", v, sv, su, u))
+	// Structural reuse: v edits or names a scope that u introduces; the
+	// innermost such scope is the evidence.
+	for _, v := range in.Sections {
+		for _, sv := range append(append([]Scope{}, in.Owned[v]...), in.Named[v]...) {
+			var from string
+			var inner Scope
+			depth := -1
+			for _, u := range in.Sections {
+				for _, su := range in.Owned[u] {
+					if u != v && in.New[su] && su.Contains(sv) && len(su.Class)+len(su.Function) > depth {
+						from, inner, depth = u, su, len(su.Class)+len(su.Function)
 					}
 				}
+			}
+			if from != "" {
+				add(from, v, StructuralReuse, fmt.Sprintf("%s changes %s, in %s, which %s introduces", v, sv, inner, from))
 			}
 		}
 	}
@@ -213,14 +225,32 @@ func Compute(in Input) *Graph {
 	}
 	for _, v := range in.Sections {
 		for _, x := range in.Extends[v] {
-			if u, d, ok := soleDefiner(x.Name); ok && d.Class {
+			if u, d, ok := soleDefiner(x.Name); ok && d.Class && d.Family == x.Family {
 				add(u, v, Composition, fmt.Sprintf("%s declares a type that extends or implements %s (%s:%d), which %s declares in %s", v, x.Name, x.File, x.Line, u, d.Scope))
 			}
 		}
+		// One piece of evidence per name used: its first use, and how many.
+		first := map[string]Use{}
+		count := map[string]int{}
+		var names []string
 		for _, x := range in.Uses[v] {
-			if u, d, ok := soleDefiner(x.Name); ok {
-				add(u, v, ProducerConsumer, fmt.Sprintf("%s uses %s (%s:%d), which %s defines in %s", v, x.Name, x.File, x.Line, u, d.Scope))
+			if u, d, ok := soleDefiner(x.Name); !ok || u == v || d.Family != x.Family || !seesMethod(in, d, x.File) {
+				continue
 			}
+			if count[x.Name] == 0 {
+				first[x.Name] = x
+				names = append(names, x.Name)
+			}
+			count[x.Name]++
+		}
+		for _, n := range names {
+			u, d, _ := soleDefiner(n)
+			x := first[n]
+			more := ""
+			if count[n] > 1 {
+				more = fmt.Sprintf(", %d uses", count[n])
+			}
+			add(u, v, ProducerConsumer, fmt.Sprintf("%s uses %s (%s:%d%s), which %s defines in %s", v, n, x.File, x.Line, more, u, d.Scope))
 		}
 	}
 	// Test evidence: u's revert fails a test mapped to v and not to u.
@@ -253,6 +283,16 @@ func Compute(in Input) *Graph {
 	return g
 }
 
+// seesMethod reports whether a use in file can mean d: d is no method,
+// or file is d's own, or file names d's class.
+func seesMethod(in Input, d Def, file string) bool {
+	if d.Scope.Class == "" || d.Scope.Function == "" || file == d.Scope.File {
+		return true
+	}
+	class := d.Scope.Class[strings.LastIndex(d.Scope.Class, ".")+1:]
+	return in.Names[file][class]
+}
+
 // best is the strength of an edge's strongest evidence.
 func best(e Edge) int {
 	b := 0
@@ -266,7 +306,8 @@ func best(e Edge) int {
 // edge with the weakest strongest evidence, then the fewest pieces of
 // evidence, then the one that points furthest back in document order.
 func acyclic(edges []Edge, order map[string]int) ([]Edge, []Dropped) {
-	var dropped []Dropped
+	edges = append([]Edge{}, edges...)
+	dropped := []Dropped{}
 	for {
 		cycle := findCycle(edges, order)
 		if cycle == nil {

@@ -23,25 +23,29 @@ func TestCompute(t *testing.T) {
 		Named: map[string][]Scope{"5": {{File: "meta.py", Function: "load"}}},
 		New:   map[Scope]bool{file: true, expr: true, {File: "meta.py", Class: "Strict"}: true},
 		Defines: map[string][]Def{
-			"1": {{Name: "Expr", Scope: expr, Class: true}, {Name: "helper", Scope: file}},
-			"3": {{Name: "helper", Scope: Scope{File: "meta.py", Function: "helper"}}, {Name: "Loader", Scope: Scope{File: "meta.py", Class: "Loader"}, Class: true}},
-			"4": {{Name: "Strict", Scope: Scope{File: "meta.py", Class: "Strict"}, Class: true}},
+			"1": {{Name: "Expr", Scope: expr, Class: true, Family: "Python"}, {Name: "helper", Scope: file, Family: "Python"}},
+			"3": {{Name: "helper", Scope: Scope{File: "meta.py", Function: "helper"}, Family: "Python"}, {Name: "Loader", Scope: Scope{File: "meta.py", Class: "Loader"}, Class: true, Family: "Python"}},
+			"4": {{Name: "Strict", Scope: Scope{File: "meta.py", Class: "Strict"}, Class: true, Family: "Python"},
+				{Name: "check", Scope: Scope{File: "meta.py", Class: "Strict", Function: "check"}, Family: "Python"}},
 		},
 		Uses: map[string][]Use{
-			"3": {{Name: "Expr", File: "meta.py", Line: 10}, {Name: "helper", File: "meta.py", Line: 11}},
-			"5": {{Name: "Strict", File: "cli.py", Line: 4}},
+			"3": {{Name: "Expr", File: "meta.py", Line: 10, Family: "Python"}, {Name: "helper", File: "meta.py", Line: 11, Family: "Python"}},
+			"5": {{Name: "Strict", File: "cli.py", Line: 4, Family: "Python"}, {Name: "Strict", File: "cli.py", Line: 9, Family: "Python"}, {Name: "Expr", File: "cli.go", Line: 2, Family: "Go"}},
+			// check is a method of Strict: used in a file that does not
+			// name Strict, it is some other check.
+			"2": {{Name: "check", File: "lic/expr.py", Line: 3, Family: "Python"}},
 		},
-		Extends: map[string][]Use{"4": {{Name: "Loader", File: "meta.py", Line: 30}}},
+		Names:   map[string]map[string]bool{"cli.py": {"Strict": true, "check": true}, "lic/expr.py": {"check": true}},
+		Extends: map[string][]Use{"4": {{Name: "Loader", File: "meta.py", Line: 30, Family: "Python"}}},
 		Tests:   map[string][]string{"1": {"t1"}, "2": {"t2"}, "3": {"t3"}, "4": {"t4"}, "5": {"t5"}},
 		Kills:   map[string][]string{"5": {"t5", "t4"}, "2": {"t1", "t2"}},
 	}
 	g := Compute(in)
 	want := []Edge{
-		{From: "1", To: "2", Evidence: []Evidence{{StructuralReuse, "2 changes lic/expr.py:Expr.normalize, in lic/expr.py, which 1 introduces"},
-			{StructuralReuse, "2 changes lic/expr.py:Expr.normalize, in lic/expr.py:Expr, which 1 introduces"}}},
+		{From: "1", To: "2", Evidence: []Evidence{{StructuralReuse, "2 changes lic/expr.py:Expr.normalize, in lic/expr.py:Expr, which 1 introduces"}}},
 		{From: "1", To: "3", Evidence: []Evidence{{ProducerConsumer, "3 uses Expr (meta.py:10), which 1 defines in lic/expr.py:Expr"}}},
 		{From: "3", To: "4", Evidence: []Evidence{{Composition, "4 declares a type that extends or implements Loader (meta.py:30), which 3 declares in meta.py:Loader"}}},
-		{From: "4", To: "5", Evidence: []Evidence{{ProducerConsumer, "5 uses Strict (cli.py:4), which 4 defines in meta.py:Strict"}}},
+		{From: "4", To: "5", Evidence: []Evidence{{ProducerConsumer, "5 uses Strict (cli.py:4, 2 uses), which 4 defines in meta.py:Strict"}}},
 	}
 	if !reflect.DeepEqual(g.Edges, want) {
 		t.Errorf("edges\n%+v\nwant\n%+v", g.Edges, want)

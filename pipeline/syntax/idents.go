@@ -18,7 +18,10 @@ type Ident struct {
 // given lines (all lines when lines is nil), in source order: the leaves
 // whose node type names an identifier in the grammar ("identifier",
 // "type_identifier", "field_identifier", "property_identifier", ...), so
-// that names inside comments and string literals are not counted. The
+// that names inside comments and string literals are not counted, nor
+// the module path of a qualified name (Rust's std::cmp in std::cmp::max,
+// but Op in Op::Exact) or a macro's name (matches!), which name no definition of the file's
+// project. The
 // section dependency graph reads which definitions a section's added
 // lines use (issue 35, producer–consumer evidence).
 func (p *Parser) Identifiers(ctx context.Context, language string, src []byte, lines map[int]bool) ([]Ident, error) {
@@ -28,10 +31,15 @@ func (p *Parser) Identifiers(ctx context.Context, language string, src []byte, l
 	}
 	defer t.tree.Close()
 	var out []Ident
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	var walk func(n *sitter.Node, field string)
+	walk = func(n *sitter.Node, field string) {
 		start, end := int(n.StartPoint().Row)+1, int(n.EndPoint().Row)+1
 		if lines != nil && !anyLine(lines, start, end) {
+			return
+		}
+		// A qualified name's path is modules (snake_case in Rust, by the
+		// compiler's lints) unless it is a single type name (Op::Exact).
+		if field == "macro" || field == "path" && !(n.ChildCount() == 0 && startsUpper(n.Content(src))) {
 			return
 		}
 		if n.ChildCount() == 0 {
@@ -41,13 +49,15 @@ func (p *Parser) Identifiers(ctx context.Context, language string, src []byte, l
 			return
 		}
 		for i := 0; i < int(n.ChildCount()); i++ {
-			walk(n.Child(i))
+			walk(n.Child(i), n.FieldNameForChild(i))
 		}
 	}
-	walk(t.tree.RootNode())
+	walk(t.tree.RootNode(), "")
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out, nil
 }
+
+func startsUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
 // anyLine reports whether lines holds a line of [start, end].
 func anyLine(lines map[int]bool, start, end int) bool {

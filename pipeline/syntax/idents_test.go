@@ -25,4 +25,10 @@ func TestIdentifiers(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Go: got %v", got)
 	}
+	// Rust: a path's modules and a macro's name are not names used.
+	got, _ = p.Identifiers(context.Background(), "Rust", []byte("use std::cmp::Ordering;\nfn f(a: u8) -> bool { matches!(a, 1) && crate::req::check(a) && a == Op::Exact as u8 }\n"), nil)
+	want = []Ident{{"Ordering", 1}, {"f", 2}, {"a", 2}, {"a", 2}, {"check", 2}, {"a", 2}, {"a", 2}, {"Op", 2}, {"Exact", 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Rust: got %v", got)
+	}
 }
