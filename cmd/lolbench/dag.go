@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lolbench/lolbench/pipeline"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/dag"
 )
@@ -58,7 +59,7 @@ and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.`,
 				return err
 			}
 			env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
-			results := []*dag.Result{}
+			results := []*sectiondag.Result{}
 			for _, id := range opts.Candidates {
 				c, err := pipeline.OpenCandidate(ws, id)
 				if err != nil {
@@ -87,7 +88,7 @@ and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.`,
 
 // printDag prints one graph for people: the layers, then each edge with
 // its evidence, then the dropped edges and what could not be read.
-func printDag(w io.Writer, r *dag.Result) {
+func printDag(w io.Writer, r *sectiondag.Result) {
 	fmt.Fprintf(w, "%s: %d sections, %d edges, depth %d, width %d\n", r.Candidate, len(r.Nodes), len(r.Edges), r.Depth, r.Width)
 	for i, l := range r.Layers {
 		names := make([]string, len(l))

@@ -25,7 +25,37 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/lolbench/lolbench/pipeline"
 )
+
+// File is the graph in the candidate folder (lolbench dag writes it).
+const File = "dag.json"
+
+// Result is dag.json: the graph and what it was computed from.
+type Result struct {
+	Candidate string `json:"candidate"`
+	*Graph
+	// Titles are the sections' titles; Files the source files each
+	// section's Direct modifications own (eval reads an agent's edits
+	// of them as its work on the section).
+	Titles map[string]string   `json:"titles"`
+	Files  map[string][]string `json:"files"`
+	// Sources are the kinds of evidence that could be read; Missing says
+	// which could not, and what to run for them.
+	Sources []string `json:"sources"`
+	Missing []string `json:"missing"`
+}
+
+// Load reads a candidate's dag.json; the error wraps fs.ErrNotExist when
+// lolbench dag has not run on it.
+func Load(c *pipeline.Candidate) (*Result, error) {
+	r, err := pipeline.ReadArtifact[Result](c, File)
+	if err == nil && r.Graph == nil {
+		return nil, fmt.Errorf("candidate %s: %s has no graph", c.ID, File)
+	}
+	return r, err
+}
 
 // Evidence kinds, strongest first: a cycle drops the edge whose strongest
 // evidence is weakest.

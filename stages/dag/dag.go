@@ -3,7 +3,8 @@
 // rows (which section owns which scope), the PR's scopes and new entities
 // (tree-sitter), the names each section's added lines use, and, once the
 // task is built and mutated, the test-to-section map and the kill matrix.
-// It writes dag.json in the candidate folder, which eval reads.
+// It writes dag.json (sectiondag.Result) in the candidate folder, which
+// eval reads.
 package dag
 
 import (
@@ -26,26 +27,11 @@ import (
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
 
-// File is the graph in the candidate folder.
-const File = "dag.json"
-
-// Result is dag.json: the graph and what it was computed from.
-type Result struct {
-	Candidate string `json:"candidate"`
-	*sectiondag.Graph
-	// Titles are the sections' titles.
-	Titles map[string]string `json:"titles"`
-	// Sources are the kinds of evidence that could be read; Missing says
-	// which could not, and what to run for them.
-	Sources []string `json:"sources"`
-	Missing []string `json:"missing"`
-}
-
 // maxSource bounds a file read for identifiers.
 const maxSource = 4 << 20
 
 // Compute builds the candidate's graph and writes dag.json.
-func Compute(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*Result, error) {
+func Compute(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*sectiondag.Result, error) {
 	info, err := c.LoadInfo()
 	if err != nil {
 		return nil, err
@@ -59,7 +45,7 @@ func Compute(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*Re
 		return nil, fmt.Errorf("candidate %s has no %s: run lolbench map %s first, or write it (docs/mapping-format.md)", c.ID, pipeline.MappingFile, c.ID)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", mp, err)
+		return nil, err // it names the file and the line
 	}
 	repoDir, err := info.RepoPath(env.Workspace)
 	if err != nil {
@@ -81,15 +67,26 @@ func Compute(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*Re
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Candidate: c.ID, Titles: map[string]string{}, Sources: []string{"mapping rows", "scopes"}, Missing: []string{}}
+	res := &sectiondag.Result{Candidate: c.ID, Titles: map[string]string{}, Files: map[string][]string{}, Sources: []string{"mapping rows", "scopes"}, Missing: []string{}}
 	for _, s := range m.TaskSections() {
 		res.Titles[s.ID] = s.Title
+	}
+	for _, s := range in.Sections {
+		seen := map[string]bool{}
+		res.Files[s] = []string{}
+		for _, sc := range in.Owned[s] {
+			if !seen[sc.File] {
+				seen[sc.File] = true
+				res.Files[s] = append(res.Files[s], sc.File)
+			}
+		}
+		sort.Strings(res.Files[s])
 	}
 	if err := addTests(c, in, res); err != nil {
 		return nil, err
 	}
 	res.Graph = sectiondag.Compute(*in)
-	p, err := c.Path(File)
+	p, err := c.Path(sectiondag.File)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +95,7 @@ func Compute(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate) (*Re
 
 // addTests adds the test evidence when the task is built (sections.json)
 // and mutated (the kill matrix), and says what is missing otherwise.
-func addTests(c *pipeline.Candidate, in *sectiondag.Input, res *Result) error {
+func addTests(c *pipeline.Candidate, in *sectiondag.Input, res *sectiondag.Result) error {
 	smap, err := sectionmap.Load(c)
 	if errors.Is(err, fs.ErrNotExist) {
 		res.Missing = append(res.Missing, "test evidence: no test-to-section map; run lolbench build "+c.ID)
@@ -321,10 +318,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Load reads a candidate's dag.json; the error wraps fs.ErrNotExist when
-// lolbench dag has not run on it.
-func Load(c *pipeline.Candidate) (*Result, error) {
-	return pipeline.ReadArtifact[Result](c, File)
 }

@@ -83,7 +83,7 @@ func TestSamples(t *testing.T) {
 				t.Errorf("missing %q", r.Missing)
 			}
 			// dag.json holds what was printed.
-			saved, err := Load(c)
+			saved, err := sectiondag.Load(c)
 			if err != nil || !reflect.DeepEqual(saved.Edges, r.Edges) {
 				t.Errorf("dag.json: %v", err)
 			}

@@ -45,6 +45,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
 	"github.com/lolbench/lolbench/pipeline/trajectory"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
 )
@@ -338,6 +339,11 @@ func (s *Stage) score(ctx context.Context, ws *workspace.Workspace, agentDir str
 		row.Notes = append(row.Notes, "no trajectory: no turns, tokens per phase, inspected view or failure analysis")
 	}
 	row.Localization = localize(row.Inspected, sol, ti.ref)
+	dagRow, err := dagScore(agentDir, ti, g, row)
+	if err != nil {
+		return nil, err
+	}
+	row.DAG = dagRow
 	var eff []string
 	row.Efficiency, eff = efficiency(tr, in.trial)
 	row.Notes = append(row.Notes, eff...)
@@ -749,6 +755,9 @@ type taskInfo struct {
 	refNote                      string
 	sections                     int // implementable sections; -1 when the mapping is unreadable
 	scoper                       *Scoper
+	// dag is the candidate's section dependency graph (dag.json), nil
+	// without one.
+	dag *sectiondag.Result
 }
 
 // taskCache resolves task names once.
@@ -802,7 +811,7 @@ func (c *taskCache) get(ctx context.Context, name, origin string) (*taskInfo, er
 	// Both variants share the candidate's scoper and reference.
 	for _, other := range c.byName {
 		if other.candidate == cand {
-			ti.scoper, ti.ref, ti.refNote, ti.sections = other.scoper, other.ref, other.refNote, other.sections
+			ti.scoper, ti.ref, ti.refNote, ti.sections, ti.dag = other.scoper, other.ref, other.refNote, other.sections, other.dag
 			c.byName[inst] = ti
 			return ti, nil
 		}
@@ -820,6 +829,10 @@ func (c *taskCache) get(ctx context.Context, name, origin string) (*taskInfo, er
 	// (tests/config.json, from the test-to-section map): one map is graded
 	// everywhere (pipeline/sectionmap).
 	ti.sections = grade.Failed(cfg.Config, "").SectionsTotal
+	// Without dag.json (lolbench dag) a row has no graph scores.
+	if ti.dag, err = loadDAG(c.ws, cand); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	c.byName[inst] = ti
 	return ti, nil
 }

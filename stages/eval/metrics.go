@@ -48,6 +48,22 @@ type AgentMetrics struct {
 	Macro        MacroMetrics `json:"macro"`
 	Localization LocMetrics   `json:"localization"`
 	Efficiency   EffMetrics   `json:"efficiency"`
+	// DAG sums the attempts scored against a section graph (issue 35);
+	// nil when none was.
+	DAG *DAGMetrics `json:"dag,omitempty"`
+}
+
+// DAGMetrics are the section-graph figures of an agent's attempts
+// (docs/evaluation.md, "The section graph"): Completed along the graph
+// over the attempts with a per-section grade (its numerator, the same
+// denominator as Completed), their regressions, and the mean plan
+// fidelity over the attempts that have it.
+type DAGMetrics struct {
+	Attempts      int      `json:"attempts"`
+	Completed     *float64 `json:"completed"`
+	Regressions   int      `json:"regressions"`
+	EdgeAgreement *float64 `json:"edge_agreement"`
+	Spearman      *float64 `json:"spearman_layers"`
 }
 
 // Counts are the numerators and denominators of Table 2.
@@ -247,6 +263,8 @@ func agentMetrics(agent, path string) (*AgentMetrics, error) {
 	var completed, f2p, p2p macro
 	var loc [2][2][2]macro // inspected, modified × files, functions × precision, recall
 	var turns, wall, in, cached, out, cost sum
+	var dagDone, dagSections int
+	var agreement, rho sum
 	phases := map[string]*[4]int64{}
 	var unattributed [2]int64
 	tasks := map[string]bool{}
@@ -278,6 +296,23 @@ func agentMetrics(agent, path string) (*AgentMetrics, error) {
 			}
 			if *r.P2PTotal > 0 {
 				p2p.add(r.Task, frac(*r.P2PPassed, *r.P2PTotal))
+			}
+		}
+		if d := r.DAG; d != nil {
+			if am.DAG == nil {
+				am.DAG = &DAGMetrics{}
+			}
+			am.DAG.Attempts++
+			if d.Completed != nil && r.Sections != nil {
+				dagDone += min(*d.Completed, *r.Sections)
+				dagSections += *r.Sections
+				am.DAG.Regressions += len(d.Regressions)
+			}
+			if d.EdgeAgreement != nil {
+				agreement.add(*d.EdgeAgreement)
+			}
+			if d.Spearman != nil {
+				rho.add(*d.Spearman)
 			}
 		}
 		if l := r.Localization; l != nil {
@@ -347,6 +382,9 @@ func agentMetrics(agent, path string) (*AgentMetrics, error) {
 		for l, pm := range []*PRMetric{&lv.Files, &lv.Functions} {
 			pm.Precision, pm.Recall, pm.Attempts = loc[v][l][0].percent(), loc[v][l][1].percent(), loc[v][l][0].count()
 		}
+	}
+	if am.DAG != nil {
+		am.DAG.Completed, am.DAG.EdgeAgreement, am.DAG.Spearman = micro(dagDone, dagSections), agreement.mean(), rho.mean()
 	}
 	ef := &am.Efficiency
 	ef.Turns, ef.WallSec = turns.mean(), wall.mean()

@@ -90,6 +90,10 @@ type Row struct {
 	Inspected    *Scopes       `json:"inspected"`
 	Localization *Localization `json:"localization"`
 	Efficiency   *Efficiency   `json:"efficiency"`
+	// DAG is the attempt against the task's section dependency graph:
+	// Completed along the graph, regressions and plan fidelity; nil when
+	// the candidate has no dag.json.
+	DAG *DAGScore `json:"dag,omitempty"`
 	// Trajectory is the normalized events file, relative to the agent's
 	// folder ("events/<task>.<attempt>.jsonl"); "" without a trajectory.
 	Trajectory string `json:"trajectory"`
