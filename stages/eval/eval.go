@@ -44,8 +44,8 @@ import (
 	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sandbox/grade"
 	"github.com/lolbench/lolbench/pipeline/sandbox/guard"
-	"github.com/lolbench/lolbench/pipeline/trajectory"
 	"github.com/lolbench/lolbench/pipeline/sectiondag"
+	"github.com/lolbench/lolbench/pipeline/trajectory"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/build"
 )
