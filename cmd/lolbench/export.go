@@ -13,11 +13,13 @@ import (
 
 // ExportOptions are the parsed flags of `lolbench export`.
 type ExportOptions struct {
-	Format    string
-	Variant   string
-	Workspace string
-	Out       string
-	JSON      bool
+	Format  string
+	Variant string
+	// SectionOrder appends the sections in dependency order (dag.json).
+	SectionOrder bool
+	Workspace    string
+	Out          string
+	JSON         bool
 	// IncludeUnreviewed exports tasks built without passing every gate.
 	IncludeUnreviewed bool
 }
@@ -58,6 +60,12 @@ text):
             <id>-spec and problem_statement = the EP, a thematic break, then
             the spec section (no Harbor preamble, as in the plain variant)
 
+--section-order (off by default, so that the paper's tasks stay as they are)
+appends, after a thematic break, the graded sections in dependency order to
+every instruction and problem_statement, from the candidate's section graph
+(candidates/<id>/dag.json: run 'lolbench dag' first; a candidate without one
+is left out with that reason).
+
 Candidates that were not built, or were rejected, or (spec) whose
 repository cannot give the specification, are listed on stderr with the
 reason and left out, and so are tasks built unreviewed (lolbench run
@@ -81,7 +89,7 @@ task.toml and JSONL rows then say unreviewed = true and the gates skipped.`,
 			if err != nil {
 				return err
 			}
-			st := &export.Stage{Format: opts.Format, Variant: opts.Variant, Out: opts.Out, IncludeUnreviewed: opts.IncludeUnreviewed}
+			st := &export.Stage{Format: opts.Format, Variant: opts.Variant, Out: opts.Out, IncludeUnreviewed: opts.IncludeUnreviewed, SectionOrder: opts.SectionOrder}
 			env := &pipeline.Env{Workspace: ws, Status: f.IO.ErrOut, Getenv: f.Getenv, Version: version}
 			if err := st.Run(cmd.Context(), env); err != nil {
 				return err
@@ -116,5 +124,6 @@ task.toml and JSONL rows then say unreviewed = true and the gates skipped.`,
 	fl.StringVar(&opts.Out, "out", "", "output folder (default <workspace>/export)")
 	fl.BoolVar(&opts.JSON, "json", false, "print what was exported as JSON")
 	fl.BoolVar(&opts.IncludeUnreviewed, "include-unreviewed", false, "also export tasks built without passing every gate (marked unreviewed)")
+	fl.BoolVar(&opts.SectionOrder, "section-order", false, "append the graded sections in dependency order (lolbench dag) to each instruction")
 	return cmd
 }

@@ -47,6 +47,26 @@ type Result struct {
 	Missing []string `json:"missing"`
 }
 
+// OrderMarkdown is the sections in an order that does each after the
+// sections it builds on: layer by layer, each layer in document order.
+// lolbench export --section-order appends it to a task's instruction.
+func (r *Result) OrderMarkdown() []byte {
+	var b strings.Builder
+	b.WriteString("## Order of the sections\n\nThe proposal's sections that this task grades, in an order that takes each after the sections it builds on:\n\n")
+	n := 0
+	for _, layer := range r.Layers {
+		for _, s := range layer {
+			n++
+			line := s
+			if t := r.Titles[s]; t != "" {
+				line += " " + t
+			}
+			fmt.Fprintf(&b, "%d. %s\n", n, line)
+		}
+	}
+	return []byte(b.String())
+}
+
 // Load reads a candidate's dag.json; the error wraps fs.ErrNotExist when
 // lolbench dag has not run on it.
 func Load(c *pipeline.Candidate) (*Result, error) {

@@ -39,6 +39,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/harbor"
 	"github.com/lolbench/lolbench/pipeline/lang"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages/augment"
@@ -75,6 +76,11 @@ type Stage struct {
 	// IncludeUnreviewed exports tasks built without passing every gate
 	// (their task.toml and JSONL row say unreviewed); others are skipped.
 	IncludeUnreviewed bool
+	// SectionOrder appends to each instruction (and SWE-bench
+	// problem_statement) the graded sections in dependency order, from
+	// the candidate's dag.json (lolbench dag; docs/section-dag.md). Off
+	// by default: the paper's tasks give the proposal alone.
+	SectionOrder bool
 	// Exported lists the ids written, after Run; Path is the JSONL file
 	// or the folder of Harbor tasks.
 	Exported []string
@@ -227,11 +233,30 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 			}
 			section = sp.Markdown()
 		}
+		var order []byte
+		if s.SectionOrder {
+			g, err := sectiondag.Load(c)
+			if errors.Is(err, fs.ErrNotExist) {
+				s.Skipped[id] = "no section graph (" + sectiondag.File + ") for --section-order; run lolbench dag " + id
+				continue
+			}
+			if err != nil {
+				s.Skipped[id] = err.Error()
+				continue
+			}
+			order = g.OrderMarkdown()
+		}
 		switch s.Format {
 		case Harbor:
 			var edit func(dir string) error
-			if isSpec {
+			switch {
+			case isSpec:
+				if order != nil {
+					instruction = spec.Append(instruction, order)
+				}
 				edit = func(dir string) error { return specTask(dir, id+suffix, instruction) }
+			case order != nil:
+				edit = func(dir string) error { return appendInstruction(dir, order) }
 			}
 			if err := copyTree(taskDir, filepath.Join(out, harborDir, id+suffix), edit); err != nil {
 				return fmt.Errorf("export %s: %w", id, err)
@@ -244,6 +269,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env) error {
 			if isSpec {
 				inst.InstanceID += suffix
 				inst.ProblemStatement = string(spec.Append([]byte(inst.ProblemStatement), section))
+			}
+			if order != nil {
+				inst.ProblemStatement = string(spec.Append([]byte(inst.ProblemStatement), order))
 			}
 			data, err := json.Marshal(inst)
 			if err != nil {
@@ -319,6 +347,16 @@ func instance(c *pipeline.Candidate, rec *build.Record, smap *sectionmap.Map) (*
 		TestInfra: lang.TestInfraSpec(rec.Recipe.Test.Reset), Implementable: smap.SectionIDs(), UntestedSections: smap.Untested,
 		Unreviewed: rec.Unreviewed, SkippedGates: rec.SkippedGates,
 	}, nil
+}
+
+// appendInstruction appends a section to a copied task's instruction.md.
+func appendInstruction(dir string, section []byte) error {
+	p := filepath.Join(dir, harbor.Instruction)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(p, spec.Append(data, section), 0o644)
 }
 
 // specTask turns a copied plain task folder into the spec variant: the
