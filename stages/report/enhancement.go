@@ -7,6 +7,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/coverage"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 )
 
@@ -24,6 +25,8 @@ type Enhancement struct {
 	Mutants  *mutation.Set
 	Coverage *coverage.Result
 	Sections *sectionmap.Map
+	// DAG is the section dependency graph (lolbench dag, dag.json).
+	DAG *sectiondag.Result
 }
 
 // LoadEnhancement reads a candidate's phase-4 files. Each part that exists
@@ -65,6 +68,14 @@ func LoadEnhancement(c *pipeline.Candidate) (*Enhancement, error) {
 			errs = append(errs, err)
 		} else {
 			e.Sections = m
+		}
+	}
+	if exists(sectiondag.File) {
+		g, err := sectiondag.Load(c)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			e.DAG = g
 		}
 	}
 	return e, errors.Join(errs...)

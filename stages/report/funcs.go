@@ -20,6 +20,8 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("#L%d", n)
 	},
 	"join": strings.Join,
+	// dagChart draws the section graph (dag.go).
+	"dagChart": dagChart,
 	// head is the data of the "head" template.
 	"head": func(title, css string) map[string]string { return map[string]string{"Title": title, "CSS": css} },
 	"add":  func(a, b int) int { return a + b },

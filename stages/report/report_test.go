@@ -16,6 +16,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
 	"github.com/lolbench/lolbench/pipeline/sandbox"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/prompts"
@@ -390,6 +391,8 @@ func TestEnhancementHook(t *testing.T) {
 		`<tr><td><a href="#sec-4">4</a> Four</td><td class="num">0</td><td>no mapping row names a FAIL_TO_PASS test for it, nor its test file&#39;s PR File Summary row</td></tr>`,
 		`Possibly overly broad (no section): 1 test: <code>TestGreetInFallsBack</code>`,
 	)
+	// Without dag.json the graph section says what to run.
+	contains(t, "page", page, `<p class="note absent">No section graph: run <code>lolbench dag</code> on this candidate.</p>`)
 	// A damaged file is reported on the page; the report still works.
 	if err := os.WriteFile(filepath.Join(c.Dir, coverage.ResultFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
@@ -491,6 +494,11 @@ func TestHostile(t *testing.T) {
 		Drops: map[mutation.Drop]int{mutation.Drop(svg): 1}})
 	writeJSON(t, filepath.Join(c.Dir, coverage.ResultFile), &coverage.Result{Tool: script, Suites: []coverage.Suite{{Name: img}},
 		Uncovered: []coverage.Span{{File: svg}}, Notes: []string{close}})
+	writeJSON(t, filepath.Join(c.Dir, sectiondag.File), &sectiondag.Result{Candidate: script, Sources: []string{img}, Missing: []string{close},
+		Titles: map[string]string{"a": script, svg: img},
+		Graph: &sectiondag.Graph{Nodes: []sectiondag.Node{{ID: "a"}, {ID: svg, Layer: 1}}, Layers: [][]string{{"a"}, {svg}}, Depth: 2, Width: 1,
+			Edges:   []sectiondag.Edge{{From: "a", To: svg, Evidence: []sectiondag.Evidence{{Kind: script, Detail: close}}}},
+			Dropped: []sectiondag.Dropped{{Edge: sectiondag.Edge{From: svg, To: "a"}, Why: img}}}})
 	writeJSON(t, filepath.Join(ws.Root, "collect", collect.FunnelFile), &collect.Funnel{
 		Projects: []*collect.ProjectFunnel{{Project: script, Dropped: []collect.Drop{{Step: img, Reason: script}}}},
 		Total:    &collect.ProjectFunnel{Steps: []*collect.Step{{Step: svg, Unit: close, Considered: 1, Dropped: 1}}},
@@ -534,6 +542,8 @@ func TestHostile(t *testing.T) {
 		`<tr id="m-m1"><td><code>m1</code></td><td>&lt;img src=x onerror=alert(1)&gt; <code>&lt;svg onload=alert(1)&gt;</code></td>`,
 		`<th class="center" title="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;">T1</th>`,
 		`<p class="muted">Executable added lines of the reference solution, measured with <code>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</code>.</p>`,
+		`<rect x="182" y="12" width="130" height="24" class="node"><title>&lt;svg onload=alert(1)&gt; &lt;img src=x onerror=alert(1)&gt; (layer 1)</title></rect>`,
+		`<p class="note skipped">Dropped &lt;svg onload=alert(1)&gt; → a: &lt;img src=x onerror=alert(1)&gt;.</p>`,
 	)
 	// audit.json exists, so the skip recorded in status.json is not shown.
 	if strings.Contains(good, "skipped: &lt;img") {
