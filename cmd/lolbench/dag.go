@@ -18,6 +18,8 @@ type DagOptions struct {
 	Candidates []string
 	Workspace  string
 	JSON       bool
+	Check      bool
+	Executor   string
 }
 
 // NewCmdDag computes the section dependency graph of candidates (issue 35).
@@ -43,9 +45,17 @@ more than its deepest prerequisite's), the depth and the width follow. The
 graph is a lower bound on the real prerequisites.
 
 It reads mapping.md, the PR's repository and, when they exist, sections.json
-and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.`,
+and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.
+
+--check (a built task; Docker by default) also checks that each section's
+tests discriminate it: the reference solution restricted to the section's
+ancestors (every other section reverted, as mapped-section reverts do) must
+still fail at least one of the section's F2P tests. A section whose tests all
+pass is flagged as not discriminative in dag.json, 'lolbench status' and the
+report.`,
 		Example: `  lolbench dag tinykv-tkep-0002 --workspace work
-  lolbench dag tinykv-tkep-0002 --json | jq '.[0].edges[] | "\(.from) -> \(.to)"'`,
+  lolbench dag tinykv-tkep-0002 --json | jq '.[0].edges[] | "\(.from) -> \(.to)"'
+  lolbench dag tinykv-tkep-0002 --check   # after lolbench build`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Candidates = args
@@ -69,6 +79,17 @@ and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.`,
 				if err != nil {
 					return fmt.Errorf("dag: %w", err)
 				}
+				if opts.Check {
+					ex, closeEx, err := f.Executor(cmd.Context(), opts.Executor)
+					if err != nil {
+						return err
+					}
+					err = dag.Check(cmd.Context(), env, c, ex, r)
+					closeEx()
+					if err != nil {
+						return fmt.Errorf("dag: %w", err)
+					}
+				}
 				results = append(results, r)
 			}
 			if opts.JSON {
@@ -83,6 +104,8 @@ and the kill matrix, and writes candidates/<id>/dag.json, which eval reads.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Workspace, "workspace", "work", "the workspace folder")
 	fl.BoolVar(&opts.JSON, "json", false, "print the graphs as JSON, one object per candidate")
+	fl.BoolVar(&opts.Check, "check", false, "run the discriminativeness check on the built task (each section's tests fail without its own code)")
+	addExecutorFlag(fl, &opts.Executor, "where --check runs the tests: docker, or local (not isolated)", false)
 	return cmd
 }
 
@@ -111,5 +134,18 @@ func printDag(w io.Writer, r *sectiondag.Result) {
 	}
 	for _, m := range r.Missing {
 		fmt.Fprintf(w, "  not read: %s\n", m)
+	}
+	for _, ck := range r.Checks {
+		verdict := "discriminative"
+		switch {
+		case ck.Discriminative:
+		case ck.Undetermined:
+			verdict = "undetermined"
+		case ck.Tests == 0:
+			verdict = "not checked"
+		default:
+			verdict = "NOT DISCRIMINATIVE"
+		}
+		fmt.Fprintf(w, "  check %s: %s: %s\n", ck.Section, verdict, ck.Why)
 	}
 }

@@ -366,7 +366,7 @@ func printStatusTable(w io.Writer, ws *workspace.Workspace, ids []string) error 
 		secs := "-"
 		if row.Sections != nil {
 			secs = row.Sections.Reference
-			if len(row.Sections.Untested) > 0 {
+			if len(row.Sections.Untested) > 0 || len(row.Sections.NotDiscriminative) > 0 {
 				untested = append(untested, row)
 			}
 		}
@@ -376,12 +376,20 @@ func printStatusTable(w io.Writer, ws *workspace.Workspace, ids []string) error 
 		return err
 	}
 	for _, row := range untested {
-		fmt.Fprintf(w, "\n%s: not ready: %d untested section%s (no FAIL_TO_PASS test asserts %s):\n", row.ID, len(row.Sections.Untested),
-			plural(len(row.Sections.Untested)), map[bool]string{true: "it", false: "them"}[len(row.Sections.Untested) == 1])
-		for _, u := range row.Sections.Untested {
-			fmt.Fprintf(w, "  %s: %s\n", u.ID, u.Why)
+		if n := len(row.Sections.Untested); n > 0 {
+			fmt.Fprintf(w, "\n%s: not ready: %d untested section%s (no FAIL_TO_PASS test asserts %s):\n", row.ID, n,
+				plural(n), map[bool]string{true: "it", false: "them"}[n == 1])
+			for _, u := range row.Sections.Untested {
+				fmt.Fprintf(w, "  %s: %s\n", u.ID, u.Why)
+			}
+			fmt.Fprintf(w, "  next: %s\n", row.Sections.Next)
 		}
-		fmt.Fprintf(w, "  next: %s\n", row.Sections.Next)
+		if n := len(row.Sections.NotDiscriminative); n > 0 {
+			fmt.Fprintf(w, "\n%s: %d section%s not discriminative (lolbench dag --check):\n", row.ID, n, plural(n))
+			for _, u := range row.Sections.NotDiscriminative {
+				fmt.Fprintf(w, "  %s: %s\n", u.ID, u.Why)
+			}
+		}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/llm"
 	"github.com/lolbench/lolbench/pipeline/mapping"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 )
@@ -85,6 +86,13 @@ func TestStatus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// d-4's discriminativeness check flagged section 1.
+	d4, _ := pipeline.OpenCandidate(ws, "d-4")
+	if err := workspace.WriteJSON(filepath.Join(d4.Dir, sectiondag.File), &sectiondag.Result{Candidate: "d-4", Graph: &sectiondag.Graph{},
+		Checks: []sectiondag.Check{{Section: "1", Ancestors: []string{"2"}, Tests: 1, Why: "the reference restricted to its ancestors (2) passes all 1 of its tests: they do not test its own code"},
+			{Section: "2", Undetermined: true, Tests: 1, Why: "undetermined"}}}); err != nil {
+		t.Fatal(err)
+	}
 	out, _, code := runCLI(t, "status", "--workspace", ws.Root)
 	want := `CANDIDATE  LAST PASSED  STATE                 SECTIONS  REASON
 a-1        build        passed                1/2       skipped: map, audit
@@ -99,6 +107,9 @@ a-1: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
 d-4: not ready: 1 untested section (no FAIL_TO_PASS test asserts it):
   2: no FAIL_TO_PASS test fails on its revert (revert-2) and no mapping row names a FAIL_TO_PASS test for it
   next: augment writes tests for untested sections first, but needs an LLM endpoint: set LOLBENCH_LLM_BASE_URL and LOLBENCH_LLM_MODEL, then run lolbench augment d-4
+
+d-4: 1 section not discriminative (lolbench dag --check):
+  1: the reference restricted to its ancestors (2) passes all 1 of its tests: they do not test its own code
 `
 	if code != 0 || out != want {
 		t.Fatalf("status: code %d\n%s\nwant:\n%s", code, out, want)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lolbench/lolbench/pipeline"
 	"github.com/lolbench/lolbench/pipeline/llm"
+	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/workspace"
 	"github.com/lolbench/lolbench/stages"
@@ -27,7 +28,9 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 and for a built task the reference solution's Completed under the task's
 test-to-section map (SECTIONS, completed/total task sections). A task
 section no FAIL_TO_PASS test asserts is untested: a defect of the task,
-listed below the table with why and what would give it tests.`,
+listed below the table with why and what would give it tests; so is a
+section the discriminativeness check of 'lolbench dag --check' flags (its
+tests pass without its own code).`,
 		Example: `  lolbench status --workspace work
   lolbench status --json | jq '.[] | select(.state | startswith("rejected"))'`,
 		Args: cobra.NoArgs,
@@ -85,6 +88,10 @@ type statusSections struct {
 	Untested  []untestedStatus `json:"untested,omitempty"`
 	// Next says what would give them tests, when anything can.
 	Next string `json:"next,omitempty"`
+	// NotDiscriminative are the sections whose tests all pass with the
+	// reference restricted to their ancestors (lolbench dag --check,
+	// issue 35 §2), with why.
+	NotDiscriminative []untestedStatus `json:"not_discriminative,omitempty"`
 }
 
 type untestedStatus struct {
@@ -106,6 +113,15 @@ func sectionsState(c *pipeline.Candidate, st *pipeline.Status) (*statusSections,
 		if sec.Untested != "" {
 			s.Untested = append(s.Untested, untestedStatus{ID: sec.ID, Why: sec.Untested})
 		}
+	}
+	if g, err := sectiondag.Load(c); err == nil {
+		for _, ck := range g.Checks {
+			if !ck.Discriminative && !ck.Undetermined && ck.Tests > 0 {
+				s.NotDiscriminative = append(s.NotDiscriminative, untestedStatus{ID: ck.Section, Why: ck.Why})
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	if len(s.Untested) > 0 {
 		// Augmentation exists to give such sections tests (paper §3.4).

@@ -45,6 +45,30 @@ type Result struct {
 	// which could not, and what to run for them.
 	Sources []string `json:"sources"`
 	Missing []string `json:"missing"`
+	// Checks are the discriminativeness checks (lolbench dag --check):
+	// per section, whether the reference solution restricted to its
+	// ancestors still fails one of its tests. NotDiscriminative are the
+	// sections whose tests all pass without their own code.
+	Checks            []Check  `json:"checks,omitempty"`
+	NotDiscriminative []string `json:"not_discriminative,omitempty"`
+}
+
+// Check is one section's discriminativeness check.
+type Check struct {
+	Section   string   `json:"section"`
+	Ancestors []string `json:"ancestors"`
+	// Tests counts the section's F2P tests; Failing those the restricted
+	// reference fails (all, when it cannot run them: Why), Examples the
+	// first five of them.
+	Tests    int      `json:"tests"`
+	Failing  int      `json:"failing"`
+	Examples []string `json:"examples"`
+	// Discriminative: at least one of the section's tests fails.
+	// Undetermined: the restricted reference could not run them (it does
+	// not build); the section is then neither passed nor flagged.
+	Discriminative bool   `json:"discriminative"`
+	Undetermined   bool   `json:"undetermined,omitempty"`
+	Why            string `json:"why"`
 }
 
 // OrderMarkdown is the sections in an order that does each after the

@@ -21,10 +21,12 @@ import (
 	"github.com/lolbench/lolbench/pipeline/lang"
 	"github.com/lolbench/lolbench/pipeline/mapping"
 	"github.com/lolbench/lolbench/pipeline/mutation"
+	"github.com/lolbench/lolbench/pipeline/sandbox"
 	"github.com/lolbench/lolbench/pipeline/sectiondag"
 	"github.com/lolbench/lolbench/pipeline/sectionmap"
 	"github.com/lolbench/lolbench/pipeline/syntax"
 	"github.com/lolbench/lolbench/pipeline/workspace"
+	"github.com/lolbench/lolbench/stages/mutate"
 )
 
 // maxSource bounds a file read for identifiers.
@@ -318,4 +320,94 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Check runs the discriminativeness check of issue 35 §2 on a computed
+// graph and records it in dag.json: for every tested section, the
+// reference solution restricted to its ancestors (every other section
+// reverted, stages/mutate.RunRestricted) must still fail at least one of
+// its F2P tests; a section whose tests all pass is flagged. When the
+// restricted reference does not build (a Go field whose type another
+// section changed), the check is undetermined: not flagged, not passed. A section
+// without ancestors passes by definition (its tests are F2P: they fail on
+// the base), and an untested one cannot be checked.
+func Check(ctx context.Context, env *pipeline.Env, c *pipeline.Candidate, exec sandbox.Executor, res *sectiondag.Result) error {
+	smap, err := sectionmap.Load(c)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("candidate %s has no test-to-section map: run lolbench build %s before --check", c.ID, c.ID)
+	}
+	if err != nil {
+		return err
+	}
+	tests := map[string][]string{}
+	for _, s := range smap.Sections {
+		tests[s.ID] = s.Tests
+	}
+	var runs []mutate.Restriction
+	res.Checks, res.NotDiscriminative = []sectiondag.Check{}, []string{}
+	for _, n := range res.Nodes {
+		anc := res.Ancestors(n.ID)
+		ck := sectiondag.Check{Section: n.ID, Ancestors: append([]string{}, anc...), Tests: len(tests[n.ID]), Examples: []string{}}
+		switch {
+		case len(tests[n.ID]) == 0:
+			ck.Why = "untested: no F2P test to check"
+		case len(anc) == 0:
+			ck.Discriminative, ck.Failing = true, len(tests[n.ID])
+			ck.Examples = append(ck.Examples, tests[n.ID][:min(5, len(tests[n.ID]))]...)
+			ck.Why = "no ancestors: its tests are F2P, so they fail on the base commit"
+		default:
+			runs = append(runs, mutate.Restriction{Name: n.ID, Keep: anc})
+		}
+		res.Checks = append(res.Checks, ck)
+	}
+	if len(runs) > 0 {
+		if env.Status != nil {
+			fmt.Fprintf(env.Status, "%s: running the reference restricted to the ancestors of %d section(s)\n", c.ID, len(runs))
+		}
+		outs, err := mutate.RunRestricted(ctx, env, c, exec, runs)
+		if err != nil {
+			return err
+		}
+		byName := map[string]mutate.RestrictedOutcome{}
+		for _, o := range outs {
+			byName[o.Name] = o
+		}
+		for i := range res.Checks {
+			ck := &res.Checks[i]
+			o, ok := byName[ck.Section]
+			if !ok {
+				continue
+			}
+			if o.Failed != "" {
+				ck.Undetermined = true
+				ck.Why = "undetermined: the restricted reference cannot run its tests: " + o.Failed
+				continue
+			}
+			for _, t := range tests[ck.Section] {
+				if o.F2P[t] != mutation.OutcomePassed {
+					ck.Failing++
+					if len(ck.Examples) < 5 {
+						ck.Examples = append(ck.Examples, t)
+					}
+				}
+			}
+			ck.Discriminative = ck.Failing > 0
+			switch {
+			case ck.Discriminative:
+				ck.Why = fmt.Sprintf("the reference restricted to its ancestors fails %d of its %d tests", ck.Failing, ck.Tests)
+			default:
+				ck.Why = fmt.Sprintf("the reference restricted to its ancestors (%s) passes all %d of its tests: they do not test its own code", strings.Join(ck.Ancestors, ", "), ck.Tests)
+			}
+		}
+	}
+	for _, ck := range res.Checks {
+		if !ck.Discriminative && !ck.Undetermined && ck.Tests > 0 {
+			res.NotDiscriminative = append(res.NotDiscriminative, ck.Section)
+		}
+	}
+	p, err := c.Path(sectiondag.File)
+	if err != nil {
+		return err
+	}
+	return workspace.WriteJSON(p, res)
 }

@@ -498,7 +498,8 @@ func TestHostile(t *testing.T) {
 		Titles: map[string]string{"a": script, svg: img},
 		Graph: &sectiondag.Graph{Nodes: []sectiondag.Node{{ID: "a"}, {ID: svg, Layer: 1}}, Layers: [][]string{{"a"}, {svg}}, Depth: 2, Width: 1,
 			Edges:   []sectiondag.Edge{{From: "a", To: svg, Evidence: []sectiondag.Evidence{{Kind: script, Detail: close}}}},
-			Dropped: []sectiondag.Dropped{{Edge: sectiondag.Edge{From: svg, To: "a"}, Why: img}}}})
+			Dropped: []sectiondag.Dropped{{Edge: sectiondag.Edge{From: svg, To: "a"}, Why: img}}},
+		Checks: []sectiondag.Check{{Section: svg, Ancestors: []string{"a"}, Tests: 2, Why: script}}, NotDiscriminative: []string{svg}})
 	writeJSON(t, filepath.Join(ws.Root, "collect", collect.FunnelFile), &collect.Funnel{
 		Projects: []*collect.ProjectFunnel{{Project: script, Dropped: []collect.Drop{{Step: img, Reason: script}}}},
 		Total:    &collect.ProjectFunnel{Steps: []*collect.Step{{Step: svg, Unit: close, Considered: 1, Dropped: 1}}},
@@ -544,6 +545,7 @@ func TestHostile(t *testing.T) {
 		`<p class="muted">Executable added lines of the reference solution, measured with <code>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</code>.</p>`,
 		`<rect x="182" y="12" width="130" height="24" class="node"><title>&lt;svg onload=alert(1)&gt; &lt;img src=x onerror=alert(1)&gt; (layer 1)</title></rect>`,
 		`<p class="note skipped">Dropped &lt;svg onload=alert(1)&gt; → a: &lt;img src=x onerror=alert(1)&gt;.</p>`,
+		`<td class="num">0 / 2</td><td><span class="badge failed">not discriminative</span> &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;</td></tr>`,
 	)
 	// audit.json exists, so the skip recorded in status.json is not shown.
 	if strings.Contains(good, "skipped: &lt;img") {
