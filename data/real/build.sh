@@ -16,7 +16,8 @@
 # revision. RUNS overrides the recipe's runs per side for the build. Set
 # LOLBENCH to the lolbench binary (default: lolbench on PATH). The steps:
 # collect, the static gates, the Docker build, verify of the reference and
-# of the empty patch, the section reverts (mutate) and status; each writes
+# of the empty patch, the section reverts (mutate), the section dependency
+# graph with its discriminativeness check (dag --check) and status; each writes
 # under WORKSPACE/work.
 set -eu
 if [ $# -lt 3 ]; then
@@ -60,5 +61,6 @@ for id in $(ls work/candidates); do
 	: >empty.patch
 	"$lb" verify "work/candidates/$id/task" --solution empty.patch || true   # reward 0: exit 1
 	"$lb" mutate "$id" --workspace work --methods revert
+	"$lb" dag "$id" --workspace work --check
 done
 "$lb" status --workspace work
