@@ -1156,6 +1156,13 @@ func parseEP(src *registry.EPSource, r rawEP) (*EP, string) {
 	var doc *ep.Document
 	if format == registry.FormatKEP {
 		meta, err := topScalars(r.content)
+		if line, msg, ok := yamlSyntax(err); ok {
+			// A kep.yaml a YAML parser refuses ("- @name" unquoted, an
+			// unclosed quote; three in kueue) is still a proposal: listed
+			// with what its plain top-level lines say (issue 33 §1).
+			meta, err = looseScalars(r.content), nil
+			e.Warnings = append(e.Warnings, fmt.Sprintf("%s:%d: not valid YAML (%s); its top-level \"key: value\" lines are read one by one", r.path, line, msg))
+		}
 		if err != nil {
 			return nil, err.Error()
 		}
@@ -1505,6 +1512,83 @@ func topScalars(src []byte) (map[string]string, error) {
 		}
 	}
 	return meta, nil
+}
+
+// yamlSyntaxAt is the position goccy/go-yaml puts first in a syntax error.
+var yamlSyntaxAt = regexp.MustCompile(`^yaml: \[(\d+):\d+\] (.+)$`)
+
+// yamlSyntax tells a YAML syntax error of topScalars, with its line, from
+// the other refusals (not UTF-8, not a mapping, safeyaml's bounds).
+func yamlSyntax(err error) (line int, msg string, ok bool) {
+	if err == nil {
+		return 0, "", false
+	}
+	m := yamlSyntaxAt.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0, "", false
+	}
+	line, _ = strconv.Atoi(m[1])
+	return line, m[2], true
+}
+
+// looseScalars reads a YAML mapping's top-level lines one by one, for a
+// file a YAML parser refuses: "key: value" at column 0, and a key without a
+// value followed by indented "- item" lines as one value, the items joined
+// by ", " as topScalars joins a list. Quotes around a value or an item are
+// dropped; anything else (nested mappings, flow collections, block
+// scalars) is not read.
+func looseScalars(src []byte) map[string]string {
+	meta := map[string]string{}
+	key := "" // the key whose list items follow
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if item, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "- "); ok && key != "" && strings.HasPrefix(line, " ") {
+			if item = looseScalar(item); item != "" {
+				if meta[key] != "" {
+					meta[key] += ", "
+				}
+				meta[key] += item
+			}
+			continue
+		}
+		key = ""
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || k == "" || !isLooseKey(k) {
+			continue
+		}
+		if v = strings.TrimSpace(v); v == "" {
+			key = k
+		} else if v = looseScalar(v); v != "" {
+			meta[k] = v
+		}
+	}
+	return meta
+}
+
+// isLooseKey: a plain top-level key (kep-number, creation-date).
+func isLooseKey(k string) bool {
+	for i, r := range k {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// looseScalar is a value's text without its quotes and a trailing
+// comment; "" for what is not a plain scalar (a flow collection, a block
+// scalar header, an anchor or alias).
+func looseScalar(v string) string {
+	if v = strings.TrimSpace(v); v == "" {
+		return ""
+	}
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && strings.LastIndexByte(v, v[0]) > 0 {
+		return strings.TrimSpace(v[1:strings.LastIndexByte(v, v[0])])
+	}
+	if v, _, _ = strings.Cut(v, " #"); strings.ContainsAny(v[:1], "[{|>&*!%#") {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(v), `"'`)
 }
 
 // scalarText is the text of a scalar node. An alias is never expanded,

@@ -288,3 +288,30 @@ func TestKEPEmptyTitle(t *testing.T) {
 		t.Errorf("reason %q, title %q from %q", reason, e.Title, e.From["title"])
 	}
 }
+
+// TestLooseScalars: the line-by-line reading of a kep.yaml a YAML parser
+// refuses keeps plain top-level values and lists, and nothing nested.
+func TestLooseScalars(t *testing.T) {
+	src := "title: 'A title' # a comment\nkep-number: 7\nauthors:\n  - \"@a\"\n  - @b\n  -\nreviewers: [x, y]\nstage:\n  nested: no\n" +
+		"see-also:\n  - \"/keps/1-unclosed\n  description: |\n    text\nstatus: implementable\r\n\"quoted key\": v\n"
+	want := map[string]string{"title": "A title", "kep-number": "7", "authors": "@a, @b", "see-also": "/keps/1-unclosed", "status": "implementable"}
+	if got := looseScalars([]byte(src)); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// FuzzParseKEP: a hostile kep.yaml, whether YAML accepts it or not, never
+// panics, and a listed proposal always has an ID to list it by.
+func FuzzParseKEP(f *testing.F) {
+	f.Add([]byte("title: T\nkep-number: 9\nstatus: implemented\n"))
+	f.Add([]byte("title: T\nauthors:\n  - @x\n"))
+	f.Add([]byte("see-also:\n  - \"/keps/1\n\nmilestone: \"v1\"\n"))
+	f.Add([]byte("a: &x [*x]\n- \n:"))
+	src := &registry.EPSource{Name: "KEP-{n}", Format: registry.FormatKEP}
+	f.Fuzz(func(t *testing.T, kep []byte) {
+		e, reason := parseEP(src, rawEP{path: "keps/sig-x/9-some/kep.yaml", content: kep, text: []byte("# KEP-9: Some\n")})
+		if reason == "" && e.ID == "" {
+			t.Errorf("listed without an ID: %+v", e)
+		}
+	})
+}

@@ -31,7 +31,7 @@ func TestRealDocuments(t *testing.T) {
 	}
 	projects := map[string]string{"kubernetes/enhancements": "kubernetes", "rust-lang/rfcs": "rust", "prestodb/rfcs": "presto",
 		"scikit-learn/enhancement_proposals": "scikit-learn", "grpc/proposal": "grpc-go", "python/peps": "cpython",
-		"dotnet/csharplang": "roslyn", "prometheus/proposals": "prometheus", "django/deps": "django", "numpy/numpy": "numpy"}
+		"dotnet/csharplang": "roslyn", "prometheus/proposals": "prometheus", "django/deps": "django", "numpy/numpy": "numpy", "kubernetes-sigs/kueue": "kueue"}
 	issue := func(repo string, n int) Link { return Link{Repo: repo, Number: n, Kind: "issue"} }
 	pull := func(repo string, n int) Link { return Link{Repo: repo, Number: n, Kind: "pull"} }
 	unreadable := func(where, place, value string) []string {
@@ -50,6 +50,12 @@ func TestRealDocuments(t *testing.T) {
 		{"kubernetes/enhancements/keps/sig-cluster-lifecycle/kubeadm/1177-kubeadm-with-kustomize/kep.yaml",
 			"a KEP one folder deeper than keps/*/*/",
 			card{Number: "1177", Title: "Advanced configurations with kubeadm (Kustomize)", Status: "replaced", Created: "2019-07-22", Authors: []string{"@fabriziopandini"}}},
+		{"kubernetes-sigs/kueue/keps/6143-quota-release-strategy/kep.yaml", `invalid YAML ("- @mimowo" unquoted): listed from its plain lines, with file:line`,
+			card{Number: "6143", Title: "Quota Release Strategy", Status: "provisional", Created: "2026-02-17", Authors: []string{"@tkillian"},
+				Warnings: []string{`keps/6143-quota-release-strategy/kep.yaml:8: not valid YAML ('@' is a reserved character); its top-level "key: value" lines are read one by one`}}},
+		{"kubernetes-sigs/kueue/keps/1432-admission-check-per-resource-flavor/kep.yaml", "invalid YAML (an unclosed quote in see-also): listed from its plain lines",
+			card{Number: "1432", Title: "AdmissionChecks per ResourceFlavor", Status: "implementable", Created: "2024-03-26", Authors: []string{"@pbundyra"},
+				Warnings: []string{`keps/1432-admission-check-per-resource-flavor/kep.yaml:18: not valid YAML (value is not allowed in this context); its top-level "key: value" lines are read one by one`}}},
 		{"rust-lang/rfcs/text/0179-and-mut-patterns.md", "a day-first start date; no Feature Name, so the file name",
 			card{Number: "179", Title: "and mut patterns", Links: []Link{pull("rust-lang/rfcs", 179), issue("rust-lang/rust", 20496)},
 				Warnings: unreadable("text/0179-and-mut-patterns.md:1", "bullet:Start Date", "23-07-2014")}},
